@@ -1,0 +1,171 @@
+"""The 54-card tarock pack as bit positions of one ``uint64``.
+
+Layout (NOTATION.md section 1.1; the solver depends on it)::
+
+    index  0..21   T1 (Pagat) .. T21 (Mond), T22 (Sküs)
+    index 22..29   hearts    H4 H3 H2 HA HJ HC HQ HK
+    index 30..37   diamonds  D4 D3 D2 DA DJ DC DQ DK
+    index 38..45   spades    S7 S8 S9 S10 SJ SC SQ SK
+    index 46..53   clubs     C7 C8 C9 C10 CJ CC CQ CK
+
+Within the tarocks and within each suit a higher bit is a stronger card, so
+"the highest card of a group" is the highest set bit of ``hand & GROUP_MASK``.
+A hand is the OR of ``1 << index``.  Groups are numbered 0 = tarock,
+1 = hearts, 2 = diamonds, 3 = spades, 4 = clubs (canonical output order).
+
+Card values are kept as *nominal* values (5/4/3/2/1); a pile of n cards with
+nominal sum F is worth ``3F - 2n`` thirds (RULES.md 1.2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+N_CARDS = 54
+N_TAROCKS = 22
+N_GROUPS = 5
+
+TAROCK, HEARTS, DIAMONDS, SPADES, CLUBS = range(5)
+GROUP_LETTERS = ("T", "H", "D", "S", "C")
+GROUP_NAMES = ("tarock", "hearts", "diamonds", "spades", "clubs")
+GROUP_SYMBOLS = ("", "♥", "♦", "♠", "♣")
+GROUP_ASCII = ("", "H", "D", "S", "C")
+RED_GROUPS = (HEARTS, DIAMONDS)
+BLACK_GROUPS = (SPADES, CLUBS)
+
+#: First card index of each group and the number of cards in it.
+GROUP_START = (0, 22, 30, 38, 46)
+GROUP_SIZE = (22, 8, 8, 8, 8)
+
+#: Suit ranks, weakest first, in the compact-notation characters.
+RED_RANKS = ("4", "3", "2", "A", "J", "C", "Q", "K")
+BLACK_RANKS = ("7", "8", "9", "T", "J", "C", "Q", "K")
+#: Ranks as written in canonical card ids (black ten is "10" in ids, "T" in compact hands).
+RED_RANK_IDS = RED_RANKS
+BLACK_RANK_IDS = ("7", "8", "9", "10", "J", "C", "Q", "K")
+#: Nominal values of suit cards by rank position (weakest first).
+SUIT_NOMINALS = (1, 1, 1, 1, 2, 3, 4, 5)
+
+
+def _build_ids() -> tuple[str, ...]:
+    ids = [f"T{n}" for n in range(1, 23)]
+    for group in (HEARTS, DIAMONDS, SPADES, CLUBS):
+        ranks = RED_RANK_IDS if group in RED_GROUPS else BLACK_RANK_IDS
+        ids.extend(GROUP_LETTERS[group] + r for r in ranks)
+    return tuple(ids)
+
+
+#: Canonical id of every card, by index.
+CARD_IDS: tuple[str, ...] = _build_ids()
+#: Index of every canonical id.
+INDEX_OF: dict[str, int] = {cid: i for i, cid in enumerate(CARD_IDS)}
+
+#: Group (0 tarock, 1..4 suits) of every card, by index.
+GROUP_OF = np.array(
+    [TAROCK] * 22 + [HEARTS] * 8 + [DIAMONDS] * 8 + [SPADES] * 8 + [CLUBS] * 8, dtype=np.int8
+)
+
+#: Nominal value (5 for Sküs, XXI, I and Kings; 4 Q; 3 C; 2 J; 1 otherwise), by index.
+NOMINAL = np.array(
+    [5] + [1] * 19 + [5, 5] + list(SUIT_NOMINALS) * 4,
+    dtype=np.int8,
+)
+
+PAGAT, UHU, KAKADU = 0, 1, 2
+MOND, SKUS = 20, 21
+
+#: Bird card index by bird name, with the trick (1-based) the bird must win.
+BIRD_CARD = {"pagat": PAGAT, "uhu": UHU, "kakadu": KAKADU}
+BIRD_TRICK = {"pagat": 16, "uhu": 15, "kakadu": 14}
+
+
+def bit(index: int) -> int:
+    """The mask of a single card."""
+    return 1 << index
+
+
+def _group_mask(group: int) -> int:
+    start, size = GROUP_START[group], GROUP_SIZE[group]
+    return ((1 << size) - 1) << start
+
+
+GROUP_MASKS: tuple[int, ...] = tuple(_group_mask(g) for g in range(N_GROUPS))
+TAROCK_MASK = GROUP_MASKS[TAROCK]
+SUIT_MASK = GROUP_MASKS[HEARTS] | GROUP_MASKS[DIAMONDS] | GROUP_MASKS[SPADES] | GROUP_MASKS[CLUBS]
+FULL_MASK = (1 << N_CARDS) - 1
+TRULL_MASK = bit(SKUS) | bit(MOND) | bit(PAGAT)
+KINGS_MASK = sum(bit(GROUP_START[g] + 7) for g in (HEARTS, DIAMONDS, SPADES, CLUBS))
+#: Cards that may never be discarded (RULES.md 4): Kings and the Trull cards.
+PROTECTED_MASK = TRULL_MASK | KINGS_MASK
+#: Tarocks II..XX: the only tarocks that may be discarded.
+MIDDLE_TAROCKS_MASK = TAROCK_MASK & ~TRULL_MASK
+
+#: numpy copies for numba kernels (plain arrays, not Python tuples of ints).
+GROUP_MASKS_U64 = np.array(GROUP_MASKS, dtype=np.uint64)
+
+
+def group_of(index: int) -> int:
+    return int(GROUP_OF[index])
+
+
+def nominal(index: int) -> int:
+    return int(NOMINAL[index])
+
+
+def is_tarock(index: int) -> bool:
+    return index < N_TAROCKS
+
+
+def mask_of(indices) -> int:
+    """OR of the bits of an iterable of card indices."""
+    m = 0
+    for i in indices:
+        m |= 1 << i
+    return m
+
+
+def indices_of(mask: int) -> list[int]:
+    """Card indices of a mask, lowest index first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def popcount(mask: int) -> int:
+    return int(mask).bit_count()
+
+
+def canonical_key(index: int) -> tuple[int, int]:
+    """Sort key of the canonical order: tarocks from Sküs down, then ♥ ♦ ♠ ♣ from King down."""
+    return (int(GROUP_OF[index]), -index)
+
+
+def canonical_order(indices) -> list[int]:
+    return sorted(indices, key=canonical_key)
+
+
+def mask_nominal(mask: int) -> int:
+    """Sum of the nominal values of the cards in a mask."""
+    return sum(int(NOMINAL[i]) for i in indices_of(mask))
+
+
+def thirds_of(mask: int) -> int:
+    """Exact value of a pile in thirds of a point: 3·F − 2·n (RULES.md 1.2)."""
+    return 3 * mask_nominal(mask) - 2 * popcount(mask)
+
+
+def round_points(thirds: int) -> int:
+    """Rounded card points of a pile: ⌊(thirds + 1) / 3⌋ (⅓ rounds down, ⅔ up)."""
+    return (thirds + 1) // 3
+
+
+def wins(thirds: int, win_thirds: int = 107) -> bool:
+    """Does a declarer pile of ``thirds`` win a plain game (≥ 35⅔ by default)?"""
+    return thirds >= win_thirds
+
+
+TOTAL_THIRDS = 210
+assert thirds_of(FULL_MASK) == TOTAL_THIRDS
