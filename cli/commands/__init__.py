@@ -1,0 +1,1 @@
+"""One module per `tarock` command; each exposes ``command``."""

@@ -1,0 +1,108 @@
+"""Entry point of the `tarock` command: global options and command registration.
+
+Each command lives in its own module under ``cli/commands`` and exposes a
+click command named ``command``.  Errors from the library (``TarockError``)
+become one message on stderr and exit status 2; ``--debug`` shows the traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from dataclasses import dataclass, field
+
+import click
+
+from tarock_solver import __version__
+from tarock_solver.errors import TarockError
+
+#: Command modules, in the order `tarock --help` lists them.
+COMMAND_MODULES = (
+    "advise",
+    "solve",
+    "batch",
+    "stats",
+    "bench",
+    "show",
+    "deal",
+    "score",
+    "rules",
+)
+
+
+@dataclass
+class Settings:
+    """Global options shared by every command."""
+
+    rules: str = "dummett"
+    opts: dict[str, str] = field(default_factory=dict)
+    debug: bool = False
+    ascii: bool = False
+
+
+def parse_opt(values: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in values:
+        if "=" not in v:
+            raise click.BadParameter(f'"{v}" is not KEY=VALUE (for example partner_capture=fail)',
+                                     param_hint="--opt")
+        key, _, val = v.partition("=")
+        out[key.strip()] = val.strip()
+    return out
+
+
+class TarockGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name in COMMAND_MODULES if self.get_command(ctx, name) is not None]
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMAND_MODULES:
+            return None
+        try:
+            module = importlib.import_module(f"cli.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"cli.commands.{name}":
+                return None
+            raise
+        return module.command
+
+
+@click.group(cls=TarockGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tarock")
+@click.option("--rules", "rules", default="dummett", show_default=True, metavar="NAME",
+              help="Rule profile: dummett, beck, ms2016 or loew.")
+@click.option("--opt", "opts", multiple=True, metavar="KEY=VALUE",
+              help="Override one option key of the profile (repeatable).")
+@click.option("--ascii", "ascii_", is_flag=True, help="Plain ASCII output (no card symbols).")
+@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+@click.pass_context
+def cli(ctx: click.Context, rules: str, opts: tuple[str, ...], ascii_: bool, debug: bool) -> None:
+    """Double-dummy analysis and bidding advice for Illustrated Tarock."""
+    ctx.obj = Settings(rules=rules, opts=parse_opt(opts), debug=debug, ascii=ascii_)
+
+
+def main(argv: list[str] | None = None) -> None:
+    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    try:
+        cli.main(args=argv, prog_name="tarock", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2)
+    except TarockError as exc:
+        if debug:
+            raise
+        click.echo(f"Error: {exc}" if not str(exc).startswith(("Error", "Warning")) else str(exc),
+                   err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
