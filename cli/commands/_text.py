@@ -1,0 +1,23 @@
+"""Small text helpers shared by the `rules` and `score` commands."""
+
+from __future__ import annotations
+
+_ASCII = str.maketrans({
+    "×": "x", "−": "-", "—": "-", "–": "-", "≥": ">=", "≤": "<=", "⅓": " 1/3", "⅔": " 2/3",
+    "ö": "oe", "ü": "ue", "ä": "ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "≡": "=",
+})
+
+
+def plain(text: str, ascii_only: bool) -> str:
+    """``text`` as is, or with the non-ASCII symbols spelled out (``--ascii``)."""
+    return text.translate(_ASCII) if ascii_only else text
+
+
+def table(rows: list[list[str]], header: list[str], indent: str = "  ") -> list[str]:
+    """Rows left-aligned in columns under a header."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    out = []
+    for r in [header, *rows]:
+        out.append(indent + "  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True))
+                   .rstrip())
+    return out

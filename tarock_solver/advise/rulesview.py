@@ -1,0 +1,85 @@
+"""What the adviser needs from a rule profile, in one place.
+
+The adviser asks three things of the rules: which announcements exist at which
+level in a contract, how to score an outcome (through the project's scoring
+calculator), and a few option keys.  Keeping them here means the rest of the
+adviser never touches profile details.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules import Rules, load_rules
+from .announcements import CARD_POINT_ITEMS, AnnSet
+from .evaluate import ScoreFn
+
+
+@dataclass
+class RulesView:
+    rules: Rules
+
+    @classmethod
+    def load(cls, name: str, overrides: dict[str, str] | None = None) -> RulesView:
+        return cls(load_rules(name, overrides or {}))
+
+    @property
+    def discard_mode(self) -> str:
+        return self.rules.discard_tarock
+
+    @property
+    def redeal_no_tarock(self) -> bool:
+        return bool(self.rules.redeal_no_tarock)
+
+    def item_levels(self, contract: str) -> dict[str, tuple[str, ...]]:
+        """Levels at which the declarer may announce each card-point item in ``contract``.
+
+        Solo has only the after-talon level (RULES.md 5.1, every profile).
+        """
+        out: dict[str, tuple[str, ...]] = {}
+        for item in CARD_POINT_ITEMS:
+            levels = tuple(self.rules.announcement_levels(item))
+            if contract == "solo":
+                levels = tuple(lv for lv in levels if lv == "after")
+            if levels:
+                out[item] = levels
+        return out
+
+    def bird_levels(self, contract: str) -> dict[str, tuple[str, ...]]:
+        """Announceable birds (not evaluated until the game-point solver exists)."""
+        out = {}
+        for bird in self.rules.birds_available():
+            levels = tuple(self.rules.announcement_levels(bird))
+            if contract == "solo":
+                levels = tuple(lv for lv in levels if lv == "after")
+            if levels:
+                out[bird] = levels
+        return out
+
+    def score_fn(self) -> ScoreFn:
+        """``(contract, declarer, annset, thirds, valat, dealt, hand_after, defenders)``
+        → ``(net_declarer, made)`` through the scoring calculator."""
+        from ..scoring import ScoreInput, score  # the calculator of the foundation issue
+
+        rules = self.rules
+
+        def fn(contract: str, declarer: int, annset: AnnSet, thirds: int, valat: bool,
+               dealt: int, hand_after: int, defenders: tuple[int, int]) -> tuple[float, bool]:
+            hands = [0, 0, 0]
+            hands[declarer] = hand_after
+            hands[(declarer + 1) % 3] = defenders[0]
+            hands[(declarer + 2) % 3] = defenders[1]
+            inp = ScoreInput(
+                contract=contract,
+                declarer=declarer,
+                announcements=dict(annset),
+                declarer_thirds=thirds,
+                valat=valat,
+                declarer_hand=hand_after,
+                declarer_dealt=dealt,
+                hands=tuple(hands),
+            )
+            res = score(rules, inp)
+            return float(res.net_declarer), bool(res.made)
+
+        return fn

@@ -1,0 +1,622 @@
+"""Deal files: JSON Lines (``.jsonl``) and CSV (``.csv``), NOTATION 5.1 and 5.2.
+
+Reading
+    :func:`read_deals` picks the format from the file extension.  ``strict=True``
+    returns the records and raises :class:`FileFormatError` at the first bad record;
+    ``strict=False`` (batches) returns ``(records, errors)``: every bad record becomes
+    one :class:`FileFormatError` in ``errors`` and reading goes on.  Each error's
+    message starts with ``file:line`` and, if the record has one, ``(id "…")``, then
+    names every problem of the record (the bad token, seat, talon position).  The
+    error also carries ``path``, ``line``, ``record_id`` and ``messages`` attributes.
+    Problems with the file as a whole (cannot be opened, unknown extension, CSV
+    header, not UTF-8 in a CSV file) raise :class:`FileFormatError` in both modes.
+
+Warnings
+    go through the :mod:`warnings` module as :class:`~tarock_solver.deal.DealWarning`
+    (collect them with :func:`tarock_solver.deal.capture_warnings`): one per record
+    with a tarock-less hand, and one per file naming all unknown fields or columns.
+
+Writing
+    :func:`write_deals` writes canonical output: JSON Lines with ``deal`` strings (or
+    ``hands``/``talon`` arrays for records whose ``layout`` is ``"hands"``), CSV in the
+    one-string layout with optional ``rules``, ``seed`` and ``comment`` columns.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import IO, Any, Literal, overload
+
+from .cards import CARD_IDS, canonical_order, indices_of
+from .deal import Deal, DealWarning, PartialDeal, no_tarock_warnings
+from .errors import FileFormatError, TarockError
+from .notation import (
+    SEAT_HELP,
+    SEATS,
+    TALON_SIZE,
+    describe_card,
+    format_deal,
+    parse_card,
+    parse_deal,
+    parse_hand,
+    parse_talon,
+)
+
+__all__ = ["DealRecord", "deal_file_format", "dump_deals", "read_deals", "write_deals"]
+
+FORMAT_VERSION = 1
+_JSON_FIELDS = ("id", "deal", "hands", "talon", "rules", "options", "players", "seed", "comment",
+                "v")
+_CSV_EXTRA_COLUMNS = ("rules", "seed", "comment")
+_EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+
+
+@dataclass
+class DealRecord:
+    """One deal of a file with its optional settings.
+
+    ``layout`` ("deal" or "hands") only chooses how the JSON Lines writer spells the
+    deal; ``line`` is the line the record was read from.  Neither takes part in ``==``.
+    ``options`` keeps the JSON values as given (strings from CSV and the command line).
+    """
+
+    id: str
+    deal: Deal | PartialDeal
+    rules: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    players: dict[str, str] = field(default_factory=dict)
+    seed: int | None = None
+    comment: str | None = None
+    layout: str = field(default="deal", compare=False)
+    line: int | None = field(default=None, compare=False)
+
+
+class _BadRecord(Exception):
+    """Internal: everything wrong with one record."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__("\n".join(messages))
+        self.messages = messages
+
+
+def deal_file_format(path: str | PathLike[str]) -> Literal["jsonl", "csv"]:
+    """``"jsonl"`` or ``"csv"`` from the extension; FileFormatError for anything else."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in _EXTENSIONS:
+        raise FileFormatError(f"{path}: unknown deal file type {suffix or '(no extension)'}; "
+                              f"use .jsonl (JSON Lines) or .csv.", path=str(path))
+    return _EXTENSIONS[suffix]  # type: ignore[return-value]
+
+
+def _problems_of(err: TarockError) -> list[str]:
+    return list(getattr(err, "messages", None) or [str(err)])
+
+
+def _build_deal(hands: list[int | None], talon: tuple[int, ...] | None) -> Deal | PartialDeal:
+    deal: Deal | PartialDeal
+    if None in hands or talon is None:
+        deal = PartialDeal(hands=tuple(hands), talon=talon)  # type: ignore[arg-type]
+    else:
+        deal = Deal(hands=tuple(hands), talon=talon)  # type: ignore[arg-type]
+    deal.validate()
+    return deal
+
+
+# ---------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------
+
+
+class _Reader:
+    """State of reading one file: seen ids, unknown fields, the error list."""
+
+    def __init__(self, path: str | PathLike[str], strict: bool) -> None:
+        self.path = str(path)
+        self.strict = strict
+        self.records: list[DealRecord] = []
+        self.errors: list[FileFormatError] = []
+        self.first_line_of_id: dict[str, int] = {}
+        self.unknown: dict[str, int] = {}
+
+    # -- results ------------------------------------------------------------
+
+    def location(self, line: int, record_id: str | None) -> str:
+        where = f"{self.path}:{line}"
+        return f'{where} (id "{record_id}")' if record_id is not None else where
+
+    def fail(self, line: int, record_id: str | None, messages: list[str]) -> None:
+        prefix = self.location(line, record_id)
+        text = "\n".join(f"{prefix}: {m}" for m in messages)
+        err = FileFormatError(text, path=self.path, line=line, record_id=record_id)
+        err.messages = messages  # type: ignore[attr-defined]
+        if self.strict:
+            raise err
+        self.errors.append(err)
+
+    def accept(self, record: DealRecord, explicit_id: bool) -> None:
+        prefix = self.location(record.line or 0, record.id if explicit_id else None)
+        for message in no_tarock_warnings(record.deal):
+            warnings.warn(DealWarning(f"{prefix}: {message}"), stacklevel=4)
+        self.first_line_of_id[record.id] = record.line or 0
+        self.records.append(record)
+
+    def check_id(self, record_id: str, problems: list[str]) -> None:
+        if record_id in self.first_line_of_id:
+            problems.append(f'id "{record_id}" is used twice in the file (first on line '
+                            f"{self.first_line_of_id[record_id]}); ids must be unique.")
+
+    def note_unknown(self, name: str, line: int) -> None:
+        self.unknown.setdefault(name, line)
+
+    def finish(self, what: str) -> None:
+        if self.unknown:
+            names = ", ".join(f'"{n}" (line {ln})' if ln else f'"{n}"'
+                              for n, ln in self.unknown.items())
+            warnings.warn(DealWarning(f"{self.path}: unknown {what} ignored: {names}."),
+                          stacklevel=4)
+
+    # -- JSON Lines -----------------------------------------------------------
+
+    def read_jsonl(self, data: bytes) -> None:
+        for number, raw in enumerate(data.split(b"\n"), start=1):
+            raw = raw.rstrip(b"\r")
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                self.fail(number, None, [f"not UTF-8 text (byte {exc.start + 1}){self.skipped}"])
+                continue
+            stripped = text.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            try:
+                obj = json.loads(stripped)
+            except json.JSONDecodeError as exc:
+                reason = exc.msg[:1].lower() + exc.msg[1:]
+                column = exc.colno + (len(text) - len(text.lstrip()))
+                self.fail(number, None, [f"not valid JSON ({reason} at column {column})"
+                                         f"{self.skipped}"])
+                continue
+            self.json_record(obj, number)
+        self.finish("fields")
+
+    @property
+    def skipped(self) -> str:
+        return "; record skipped." if not self.strict else "."
+
+    def json_record(self, obj: Any, line: int) -> None:
+        if not isinstance(obj, dict):
+            kind = type(obj).__name__ if not isinstance(obj, list) else "an array"
+            self.fail(line, None, [f"a record must be a JSON object {{…}}; found {kind}"
+                                   f"{self.skipped}"])
+            return
+        problems: list[str] = []
+        explicit_id = "id" in obj
+        record_id = self.json_id(obj, line, problems)
+        for name in obj:
+            if name not in _JSON_FIELDS:
+                self.note_unknown(name, line)
+        if "v" in obj and (type(obj["v"]) is not int or obj["v"] != FORMAT_VERSION):
+            problems.append(f'format version "v": {json.dumps(obj["v"])} is not supported; this '
+                            f"program reads version {FORMAT_VERSION}.")
+        deal, layout = self.json_deal(obj, problems)
+        rules = _optional_str(obj, "rules", problems)
+        comment = _optional_str(obj, "comment", problems)
+        options = obj.get("options") or {}
+        if not isinstance(options, dict):
+            problems.append('"options" must be an object of option keys, e.g. '
+                            '{"partner_capture": "fail"}.')
+            options = {}
+        players = _players(obj.get("players"), problems)
+        seed = obj.get("seed")
+        if seed is not None and type(seed) is not int:
+            problems.append(f'"seed" must be a whole number; found {json.dumps(seed)}.')
+        self.check_id(record_id, problems)
+        if problems or deal is None:
+            self.fail(line, record_id if explicit_id else None, problems)
+            return
+        self.accept(DealRecord(id=record_id, deal=deal, rules=rules, options=dict(options),
+                               players=players, seed=seed, comment=comment, layout=layout,
+                               line=line), explicit_id)
+
+    @staticmethod
+    def json_id(obj: dict[str, Any], line: int, problems: list[str]) -> str:
+        if "id" not in obj:
+            return f"L{line}"
+        value = obj["id"]
+        if type(value) is int:
+            return str(value)
+        if not isinstance(value, str) or not value.strip():
+            problems.append(f'"id" must be a non-empty string; found {json.dumps(value)}.')
+            return f"L{line}"
+        return value
+
+    def json_deal(self, obj: dict[str, Any], problems: list[str]
+                  ) -> tuple[Deal | PartialDeal | None, str]:
+        has_deal = "deal" in obj
+        has_hands = "hands" in obj or "talon" in obj
+        if not has_deal and not has_hands:
+            problems.append('the record needs "deal" (deal notation) or "hands" and "talon".')
+            return None, "deal"
+        from_deal = from_hands = None
+        start = len(problems)
+        if has_deal:
+            text = obj["deal"]
+            if not isinstance(text, str):
+                problems.append(f'"deal" must be a string in deal notation; found '
+                                f"{json.dumps(text)}.")
+            else:
+                try:
+                    from_deal = parse_deal(text, warn=False)
+                except TarockError as err:
+                    problems += _problems_of(err)
+        if has_hands:
+            try:
+                from_hands = _deal_from_json_hands(obj)
+            except _BadRecord as bad:
+                problems += bad.messages
+            except TarockError as err:
+                problems += _problems_of(err)
+        if len(problems) > start:
+            return None, "deal"
+        if has_deal and has_hands:
+            if from_deal != from_hands:
+                problems.append('"deal" and "hands" describe different deals; give only one.')
+                return None, "deal"
+            return from_deal, "deal"
+        return (from_deal, "deal") if has_deal else (from_hands, "hands")
+
+    # -- CSV ----------------------------------------------------------------
+
+    def read_csv(self, data: bytes) -> None:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise FileFormatError(f"{self.path}:{line}: not UTF-8 text; save the file as UTF-8.",
+                                  path=self.path, line=line) from None
+        reader = csv.reader(io.StringIO(text, newline=""))
+        header: list[str] | None = None
+        keys: list[str] = []
+        last_line = 0
+        try:
+            for row in reader:
+                line, last_line = last_line + 1, reader.line_num
+                if not any(cell.strip() for cell in row):
+                    continue
+                if header is None:
+                    header, keys = row, self.csv_header(row, line)
+                    continue
+                self.csv_record(dict(zip(keys, row, strict=False)), row, header, line)
+        except csv.Error as exc:
+            raise FileFormatError(f"{self.path}:{reader.line_num}: not valid CSV ({exc}).",
+                                  path=self.path, line=reader.line_num) from None
+        self.finish("columns")
+
+    def csv_header(self, row: list[str], line: int) -> list[str]:
+        keys = [cell.strip().lower() for cell in row]
+        by_seat = all(k in keys for k in ("f", "m", "r", "talon"))
+        if "deal" not in keys and not by_seat:
+            raise FileFormatError(
+                f'{self.path}: the header needs "deal", or "F","M","R","talon"; found '
+                f'"{",".join(row)}".', path=self.path, line=line)
+        seen: set[str] = set()
+        for key, cell in zip(keys, row, strict=True):
+            if key in seen:
+                raise FileFormatError(f'{self.path}: the header names column "{cell.strip()}" '
+                                      f"twice.", path=self.path, line=line)
+            seen.add(key)
+            if key not in ("id", "deal", "f", "m", "r", "talon", *_CSV_EXTRA_COLUMNS):
+                self.note_unknown(cell.strip(), 0)
+        return keys
+
+    def csv_record(self, values: dict[str, str], row: list[str], header: list[str],
+                   line: int) -> None:
+        explicit_id = bool(values.get("id", "").strip())
+        record_id = values["id"].strip() if explicit_id else f"L{line}"
+        if len(row) != len(header):
+            self.fail(line, record_id if explicit_id else None, [
+                f"expected {len(header)} fields ({','.join(header)}); found {len(row)}. "
+                f"Quote fields that contain commas."])
+            return
+        problems: list[str] = []
+        from_deal = from_seats = None
+        start = len(problems)
+        if "deal" in values:
+            if not values["deal"].strip():
+                problems.append('the "deal" field is empty.')
+            else:
+                try:
+                    from_deal = parse_deal(values["deal"], warn=False)
+                except TarockError as err:
+                    problems += _problems_of(err)
+        if all(k in values for k in ("f", "m", "r", "talon")):
+            from_seats = _deal_from_csv_seats(values, problems)
+        deal = from_deal if from_deal is not None else from_seats
+        if len(problems) == start and from_deal is not None and from_seats is not None \
+                and from_deal != from_seats:
+            problems.append('"deal" and "F","M","R","talon" describe different deals; give only '
+                            "one.")
+        seed = None
+        seed_text = values.get("seed", "").strip()
+        if seed_text:
+            if re.fullmatch(r"[+-]?[0-9]+", seed_text):
+                seed = int(seed_text)
+            else:
+                problems.append(f'seed "{seed_text}" is not a whole number.')
+        self.check_id(record_id, problems)
+        if problems or deal is None:
+            self.fail(line, record_id if explicit_id else None, problems)
+            return
+        self.accept(DealRecord(id=record_id, deal=deal,
+                               rules=values.get("rules", "").strip() or None,
+                               seed=seed, comment=values.get("comment") or None, line=line),
+                    explicit_id)
+
+
+def _optional_str(obj: dict[str, Any], name: str, problems: list[str]) -> str | None:
+    value = obj.get(name)
+    if value is not None and not isinstance(value, str):
+        problems.append(f'"{name}" must be a string; found {json.dumps(value)}.')
+        return None
+    return value
+
+
+def _players(value: Any, problems: list[str]) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        problems.append('"players" must be an object F/M/R → name, e.g. {"F": "Anna"}.')
+        return {}
+    players: dict[str, str] = {}
+    for seat, name in value.items():
+        if str(seat).upper() not in SEATS:
+            problems.append(f'"players" has an unknown seat "{seat}"; {SEAT_HELP}.')
+        elif not isinstance(name, str):
+            problems.append(f'"players" {seat}: the name must be a string.')
+        else:
+            players[str(seat).upper()] = name
+    return {s: players[s] for s in SEATS if s in players}
+
+
+def _json_tokens(value: list[Any], what: str) -> list[str]:
+    tokens = []
+    for token in value:
+        if isinstance(token, bool) or not isinstance(token, str | int):
+            raise _BadRecord([f"{what}: card tokens must be strings; found {json.dumps(token)}."])
+        tokens.append(str(token))
+    return tokens
+
+
+def _deal_from_json_hands(obj: dict[str, Any]) -> Deal | PartialDeal:
+    """The deal of a record in ``hands``/``talon`` form; _BadRecord lists every problem."""
+    problems: list[str] = []
+    hands_obj = obj.get("hands")
+    hands: list[int | None] = [None, None, None]
+    if not isinstance(hands_obj, dict):
+        if "hands" in obj:
+            problems.append('"hands" must be an object {"F": [...], "M": [...], "R": [...]}.')
+        hands_obj = {}
+    given = {}
+    for key, value in hands_obj.items():
+        if str(key).upper() in SEATS:
+            given[str(key).upper()] = value
+        else:
+            problems.append(f'"hands" has an unknown seat "{key}"; {SEAT_HELP}.')
+    missing = [s for s in SEATS if s not in given]
+    if missing and isinstance(obj.get("hands"), dict):
+        problems.append(f'"hands" needs F, M and R; missing {", ".join(missing)} (write null '
+                        f"for an unknown hand).")
+    for seat, value in given.items():
+        where = f"hand {seat}"
+        try:
+            hands[SEATS.index(seat)] = _json_hand(value, where)
+        except _BadRecord as bad:
+            problems += bad.messages
+        except TarockError as err:
+            problems += _problems_of(err)
+    talon: tuple[int, ...] | None = None
+    if "talon" not in obj:
+        problems.append('"hands" needs "talon" too (write null if the talon is unknown).')
+    else:
+        try:
+            talon = _json_talon(obj["talon"])
+        except _BadRecord as bad:
+            problems += bad.messages
+        except TarockError as err:
+            problems += _problems_of(err)
+    if "hands" not in obj:
+        problems.append('"talon" needs "hands" too (or give the whole deal in "deal").')
+    if problems:
+        raise _BadRecord(problems)
+    return _build_deal(hands, talon)
+
+
+def _json_hand(value: Any, where: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return parse_hand(value, size=None, where=where)
+    if not isinstance(value, list):
+        raise _BadRecord([f"{where} must be an array of card tokens or null; found "
+                          f"{json.dumps(value)}."])
+    problems: list[str] = []
+    mask = 0
+    for token in _json_tokens(value, where):
+        try:
+            card = parse_card(token, where=where)
+        except TarockError as err:
+            problems += _problems_of(err)
+            continue
+        if mask >> card & 1:
+            problems.append(f"card {describe_card(card)} appears twice in {where}.")
+        mask |= 1 << card
+    if problems:
+        raise _BadRecord(problems)
+    return mask
+
+
+def _json_talon(value: Any) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return parse_talon(value)
+    if not isinstance(value, list):
+        raise _BadRecord([f'"talon" must be an array of 6 card tokens or null; found '
+                          f"{json.dumps(value)}."])
+    problems: list[str] = []
+    cards = []
+    for position, token in enumerate(_json_tokens(value, "talon"), start=1):
+        try:
+            cards.append(parse_card(token, where=f"talon position {position}"))
+        except TarockError as err:
+            problems += _problems_of(err)
+    if len(value) != TALON_SIZE:
+        problems.append(f"the talon must list 6 cards in table order (t1 … t6); "
+                        f"found {len(value)}.")
+    if problems:
+        raise _BadRecord(problems)
+    return tuple(cards)
+
+
+def _deal_from_csv_seats(values: dict[str, str], problems: list[str]) -> Deal | PartialDeal | None:
+    hands: list[int | None] = [None, None, None]
+    talon: tuple[int, ...] | None = None
+    start = len(problems)
+    for seat in SEATS:
+        text = values[seat.lower()].strip()
+        if text == "-":
+            continue
+        try:
+            hands[SEATS.index(seat)] = parse_hand(text, size=None, where=f"hand {seat}")
+        except TarockError as err:
+            problems += _problems_of(err)
+    try:
+        talon = parse_talon(values["talon"])
+    except TarockError as err:
+        problems += _problems_of(err)
+    if len(problems) > start:
+        return None
+    try:
+        return _build_deal(hands, talon)
+    except TarockError as err:
+        problems += _problems_of(err)
+        return None
+
+
+@overload
+def read_deals(path: str | PathLike[str], *, strict: Literal[True] = ...) -> list[DealRecord]: ...
+
+
+@overload
+def read_deals(path: str | PathLike[str], *, strict: Literal[False]
+               ) -> tuple[list[DealRecord], list[FileFormatError]]: ...
+
+
+def read_deals(path: str | PathLike[str], *, strict: bool = True
+               ) -> list[DealRecord] | tuple[list[DealRecord], list[FileFormatError]]:
+    """Read a ``.jsonl`` or ``.csv`` deal file (NOTATION 5.1, 5.2).
+
+    ``strict=True``: the records, or :class:`FileFormatError` for the first bad record.
+    ``strict=False``: ``(records, errors)`` with one error per bad record, in file order.
+    """
+    fmt = deal_file_format(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise FileFormatError(f"{path}: cannot read the file ({exc.strerror or exc}).",
+                              path=str(path)) from None
+    reader = _Reader(path, strict)
+    if fmt == "jsonl":
+        reader.read_jsonl(data)
+    else:
+        reader.read_csv(data)
+    if strict:
+        return reader.records
+    return reader.records, reader.errors
+
+
+# ---------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------
+
+
+def _sorted_ids(mask: int) -> list[str]:
+    return [CARD_IDS[c] for c in canonical_order(indices_of(mask))]
+
+
+def _json_object(record: DealRecord) -> dict[str, Any]:
+    obj: dict[str, Any] = {"id": record.id}
+    if record.rules is not None:
+        obj["rules"] = record.rules
+    if record.options:
+        obj["options"] = record.options
+    if record.layout == "hands":
+        obj["hands"] = {seat: None if mask is None else _sorted_ids(mask)
+                        for seat, mask in zip(SEATS, record.deal.hands, strict=True)}
+        obj["talon"] = None if record.deal.talon is None else [CARD_IDS[c]
+                                                              for c in record.deal.talon]
+    elif record.layout == "deal":
+        obj["deal"] = format_deal(record.deal)
+    else:
+        raise ValueError(f'record {record.id!r}: layout must be "deal" or "hands", '
+                         f"not {record.layout!r}")
+    if record.players:
+        obj["players"] = {s: record.players[s] for s in SEATS if s in record.players}
+    if record.seed is not None:
+        obj["seed"] = record.seed
+    if record.comment is not None:
+        obj["comment"] = record.comment
+    return obj
+
+
+def dump_deals(records: Iterable[DealRecord], stream: IO[str], fmt: Literal["jsonl", "csv"],
+               *, name: str = "output") -> None:
+    """Write records to an open text stream in canonical form (``name`` is used in errors)."""
+    records = list(records)
+    if fmt == "jsonl":
+        for record in records:
+            stream.write(json.dumps(_json_object(record), ensure_ascii=False,
+                                    separators=(",", ":")) + "\n")
+        return
+    if fmt != "csv":
+        raise ValueError(f"unknown deal file format {fmt!r}; use 'jsonl' or 'csv'")
+    for record in records:
+        if record.options or record.players:
+            raise FileFormatError(f'{name}: a CSV deal file cannot hold "options" or "players" '
+                                  f'(record "{record.id}"); write a .jsonl file instead.',
+                                  path=name, record_id=record.id)
+    columns = ["id", "deal"] + [c for c in _CSV_EXTRA_COLUMNS
+                                if any(getattr(r, c) is not None for r in records)]
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(columns)
+    for record in records:
+        row = {"id": record.id, "deal": format_deal(record.deal), "rules": record.rules or "",
+               "seed": "" if record.seed is None else str(record.seed),
+               "comment": record.comment or ""}
+        writer.writerow([row[c] for c in columns])
+
+
+def write_deals(path: str | PathLike[str], records: Iterable[DealRecord]) -> None:
+    """Write a ``.jsonl`` or ``.csv`` deal file in canonical form (UTF-8, ``\\n`` line ends)."""
+    fmt = deal_file_format(path)
+    records = list(records)
+    # Render first, so that a record the format cannot hold leaves no half-written file.
+    buffer = io.StringIO(newline="")
+    dump_deals(records, buffer, fmt, name=str(path))
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(buffer.getvalue())
+    except OSError as exc:
+        raise FileFormatError(f"{path}: cannot write the file ({exc.strerror or exc}).",
+                              path=str(path)) from None
+

@@ -1,0 +1,706 @@
+"""Numba kernels of the double-dummy solver (plain-array interfaces).
+
+The search is a fail-soft alpha-beta over single card plays, written with an
+explicit stack (no self-recursion: ``cache=True`` on a self-recursive
+function crashes numba 0.68 when a second process loads the cache, see
+SOLVER_NOTES 2).  The declarer maximises, the two defenders minimise; the
+value of a node is the declarer's card points from this node on, the trick
+in progress included, so transposition-table entries do not depend on the
+points already taken.
+
+Card masks are ``int64`` inside the kernels: 54 bits fit, and signed
+arithmetic avoids numba's uint64/int64 promotion to float.
+
+Transposition table: an ``int64`` array of shape (2**bits, 4).  Each row is
+``key0, key1, key2, data``; the keys are the three hands normalised to
+relative ranks (see :func:`_normalise`) with the leader, the declarer and the
+announced birds packed into the top bits of ``key0``; ``data`` packs a lower
+bound, an upper bound, the best lead (normalised) and the number of cards per
+hand.  Rows are used in pairs: the first of a pair keeps the entry with the
+most cards left (the costliest to recompute), the second is always replaced.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..bits import clz_nb, ctz_nb, popcount_nb
+from ..cards import GROUP_MASKS, GROUP_OF, NOMINAL
+
+# ----------------------------------------------------------------- constants
+
+NOM = NOMINAL.astype(np.int64)
+GRP = GROUP_OF.astype(np.int64)
+#: Mask of each card's group, by card index.
+CGM = np.array([GROUP_MASKS[g] for g in GROUP_OF], dtype=np.int64)
+TAROCKS = np.int64(GROUP_MASKS[0])
+
+
+def _value_mask(at_least: int) -> int:
+    return sum(1 << i for i in range(54) if int(NOMINAL[i]) >= at_least)
+
+
+# A card's nominal value is 1 + [v>=2] + [v>=3] + [v>=4] + [v>=5]; summing
+# popcounts of these masks gives the nominal sum of any set in five popcounts.
+V2 = np.int64(_value_mask(2))
+V3 = np.int64(_value_mask(3))
+V4 = np.int64(_value_mask(4))
+V5 = np.int64(_value_mask(5))
+
+#: Bird bits (I, II, III) of the ``birds`` argument: the declarer's announced birds.
+BIRD_PAGAT, BIRD_UHU, BIRD_KAKADU = 1, 2, 4
+
+INF = 1000
+MAXPLY = 52
+MAXMOVES = 16
+KEY_VALID = np.int64(1) << np.int64(62)
+
+# Stats slots (``stats`` is an int64 array of at least NSTATS entries).
+ST_NODES, ST_TT_HITS, ST_TT_CUTS, ST_QB_CUTS = 0, 1, 2, 3
+#: ``stats[ST_LIMIT] > 0`` caps the nodes of one search; an over-budget search
+#: sets ``stats[ST_ABORTED] = 1``, stores nothing and returns -1.
+ST_LIMIT, ST_ABORTED = 6, 7
+#: cut-offs at trick positions 0, 1, 2 by the first move (8..10) and by later moves (11..13)
+ST_CUT_FIRST = 8
+NSTATS = 16
+
+# Relative-rank normalisation: inside these ranges all cards are worth 1 point,
+# so only their order among the cards still in play matters.  Tarocks II..XX
+# (bits 1..19; bits 3..19 when Uhu or Kakadu is reserved, because then II and
+# III keep their identity) and the four pips of every suit.
+_SUIT_PIPS = [(22, 4), (30, 4), (38, 4), (46, 4)]
+REGION_BASE = np.array([1, 22, 30, 38, 46], dtype=np.int64)
+REGION_BASE_FIXED = np.array([3, 22, 30, 38, 46], dtype=np.int64)
+REGION_MASK = np.array([((1 << 19) - 1) << 1] + [((1 << n) - 1) << b for b, n in _SUIT_PIPS],
+                       dtype=np.int64)
+REGION_MASK_FIXED = np.array([((1 << 17) - 1) << 3] + [((1 << n) - 1) << b for b, n in _SUIT_PIPS],
+                             dtype=np.int64)
+
+
+# ----------------------------------------------------------------- small helpers
+
+@njit(cache=True, inline="always")
+def _bit(c):
+    return np.int64(1) << c
+
+
+@njit(cache=True, inline="always")
+def _high(m):
+    """Index of the highest set bit of a non-zero mask."""
+    return 63 - clz_nb(m)
+
+
+@njit(cache=True, inline="always")
+def _nominal_sum(m):
+    return (popcount_nb(m) + popcount_nb(m & V2) + popcount_nb(m & V3)
+            + popcount_nb(m & V4) + popcount_nb(m & V5))
+
+
+@njit(cache=True, inline="always")
+def _beats(c, w):
+    """Does card ``c`` beat ``w``, the card winning the trick so far?"""
+    if c < 22:
+        return w >= 22 or c > w
+    return GRP[c] == GRP[w] and c > w
+
+
+@njit(cache=True, inline="always")
+def _above(c):
+    """Mask of the cards of c's group that rank above c."""
+    return CGM[c] & ~((np.int64(2) << c) - 1)
+
+
+@njit(cache=True, inline="always")
+def _follow_mask(hand, led):
+    """Legal cards of ``hand`` when ``led`` was led (-1: leading)."""
+    if led < 0:
+        return hand
+    f = hand & CGM[led]
+    if f:
+        return f
+    t = hand & TAROCKS
+    if t:
+        return t
+    return hand
+
+
+@njit(cache=True, inline="always")
+def _can_beat(hand, led, w):
+    """Could ``hand``, following to ``led``, beat the winning card ``w``?"""
+    legal = _follow_mask(hand, led)
+    if w < 22:
+        return (legal & _above(w)) != 0
+    return (legal & (_above(w) | TAROCKS)) != 0
+
+
+@njit(cache=True, inline="always")
+def _reserved(birds, trick_no):
+    """Announced birds the declarer must keep back in trick ``trick_no``."""
+    r = birds
+    if trick_no == 16:
+        r &= ~BIRD_PAGAT
+    elif trick_no == 15:
+        r &= ~BIRD_UHU
+    elif trick_no == 14:
+        r &= ~BIRD_KAKADU
+    return r
+
+
+@njit(cache=True, inline="always")
+def _legal(hand, led, is_declarer, birds, trick_no):
+    legal = _follow_mask(hand, led)
+    if is_declarer and birds:
+        kept = legal & ~_reserved(birds, trick_no)
+        if kept:
+            return kept
+    return legal
+
+
+@njit(cache=True)
+def _representatives(legal, in_play, birds):
+    """Legal cards minus those equivalent to a lower legal card.
+
+    Two cards are equivalent when they are of one group, of equal value and
+    no other card still in play (hands and the trick in progress) lies
+    between them: then every trick ends the same with either.  Announced
+    birds keep their identity (their play is restricted by trick number).
+    """
+    reps = legal
+    m = legal
+    while m:
+        c = ctz_nb(m)
+        m &= m - 1
+        below = in_play & (_bit(c) - 1)
+        if below == 0:
+            continue
+        q = _high(below)
+        if ((legal >> q) & 1) and GRP[q] == GRP[c] and NOM[q] == NOM[c]:
+            if q < 3 and (birds >> q) & 1:
+                continue
+            if c < 3 and (birds >> c) & 1:
+                continue
+            reps &= ~_bit(c)
+    return reps
+
+
+@njit(cache=True)
+def _normalise(h0, h1, h2, rbase, rmask):
+    """The three hands with 1-point cards renumbered by rank among the cards in play."""
+    allc = h0 | h1 | h2
+    comp = rmask[0] | rmask[1] | rmask[2] | rmask[3] | rmask[4]
+    o0 = h0 & ~comp
+    o1 = h1 & ~comp
+    o2 = h2 & ~comp
+    for r in range(5):
+        m = allc & rmask[r]
+        k = rbase[r]
+        while m:
+            low = m & -m
+            m ^= low
+            b = _bit(k)
+            if h0 & low:
+                o0 |= b
+            elif h1 & low:
+                o1 |= b
+            else:
+                o2 |= b
+            k += 1
+    return o0, o1, o2
+
+
+@njit(cache=True)
+def _denormalise(nc, allc, rbase, rmask):
+    """The real card behind normalised card ``nc`` in a position with cards ``allc``."""
+    for r in range(5):
+        if (rmask[r] >> nc) & 1:
+            m = allc & rmask[r]
+            for _ in range(nc - rbase[r]):
+                m &= m - 1
+            if m == 0:
+                return -1
+            return ctz_nb(m)
+    return nc
+
+
+@njit(cache=True)
+def _normalise_card(c, allc, rbase, rmask):
+    for r in range(5):
+        if (rmask[r] >> c) & 1:
+            return rbase[r] + popcount_nb(allc & rmask[r] & (_bit(c) - 1))
+    return c
+
+
+@njit(cache=True, inline="always")
+def _hash(k0, k1, k2):
+    x = k0 * np.int64(-7046029254386353131) ^ k1 * np.int64(-4658895280553007687)
+    x ^= k2 * np.int64(7640891576956012809)
+    x ^= (x >> 31) & np.int64(0x1FFFFFFFF)
+    x *= np.int64(-4265267296055464877)
+    x ^= (x >> 29) & np.int64(0x7FFFFFFFF)
+    return x
+
+
+# ----------------------------------------------------------------- the search
+
+@njit(cache=True)
+def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stats):
+    """Fail-soft alpha-beta value of a position for the window (alpha, beta).
+
+    ``hands``: int64[3] masks (cards already played to the current trick are
+    not in them); ``leader``: seat who led the current trick; ``tcards``:
+    int64 array whose first ``ntrick`` (0..2) entries are the cards played to
+    it; ``declarer``: seat 0..2; ``birds``: announced-bird bits (1 = Pagat,
+    2 = Uhu, 4 = Kakadu).  The result v satisfies: v <= alpha -> value <= v;
+    v >= beta -> value >= v; otherwise value == v.  ``stats`` counters are
+    incremented (see ``ST_*``).
+    """
+    h = np.empty(3, np.int64)
+    h[0] = hands[0]
+    h[1] = hands[1]
+    h[2] = hands[2]
+    mover = np.empty(MAXPLY, np.int64)
+    pos = np.empty(MAXPLY, np.int64)
+    lead = np.empty(MAXPLY, np.int64)
+    wcard = np.empty(MAXPLY, np.int64)
+    wseat = np.empty(MAXPLY, np.int64)
+    card = np.empty(MAXPLY, np.int64)
+    al = np.empty(MAXPLY, np.int64)
+    be = np.empty(MAXPLY, np.int64)
+    best = np.empty(MAXPLY, np.int64)
+    bmove = np.empty(MAXPLY, np.int64)
+    gain = np.empty(MAXPLY, np.int64)
+    nm = np.empty(MAXPLY, np.int64)
+    mi = np.empty(MAXPLY, np.int64)
+    store = np.zeros(MAXPLY, np.int64)
+    key = np.empty((MAXPLY, 3), np.int64)
+    mv = np.empty((MAXPLY, MAXMOVES), np.int64)
+    score = np.empty(MAXMOVES, np.int64)
+
+    if birds & (BIRD_UHU | BIRD_KAKADU):
+        rbase = REGION_BASE_FIXED
+        rmask = REGION_MASK_FIXED
+    else:
+        rbase = REGION_BASE
+        rmask = REGION_MASK
+    tt_mask = tt.shape[0] - 1
+    flags = (np.int64(declarer) << 56) | (np.int64(birds) << 58) | KEY_VALID
+
+    d0 = ntrick
+    for i in range(ntrick):
+        card[i] = tcards[i]
+    pos[d0] = ntrick
+    lead[d0] = leader
+    mover[d0] = (leader + ntrick) % 3
+    if ntrick > 0:
+        w = tcards[0]
+        ws = leader
+        for i in range(1, ntrick):
+            if _beats(tcards[i], w):
+                w = tcards[i]
+                ws = (leader + i) % 3
+        wcard[d0] = w
+        wseat[d0] = ws
+    al[d0] = alpha
+    be[d0] = beta
+
+    # the node budget counts every search since the counters were last reset
+    limit = stats[ST_LIMIT] - stats[ST_NODES]
+    nodes = 0
+    d = d0
+    v = 0
+    ENTER, NEXT, RETURN = 0, 1, 2
+    state = ENTER
+    while True:
+        if state == ENTER:
+            nodes += 1
+            if limit > 0 and nodes > limit:
+                stats[ST_ABORTED] = 1
+                v = -1
+                break
+            p = pos[d]
+            s = mover[d]
+            store[d] = 0
+            ttmove = -1
+            if p == 0:
+                n = popcount_nb(h[s])
+                if n == 0:
+                    v = 0
+                    state = RETURN
+                    continue
+                if n == 1:
+                    c0 = ctz_nb(h[s])
+                    c1 = ctz_nb(h[(s + 1) % 3])
+                    c2 = ctz_nb(h[(s + 2) % 3])
+                    w = c0
+                    ws = s
+                    if _beats(c1, w):
+                        w = c1
+                        ws = (s + 1) % 3
+                    if _beats(c2, w):
+                        ws = (s + 2) % 3
+                    v = NOM[c0] + NOM[c1] + NOM[c2] - 2 if ws == declarer else 0
+                    state = RETURN
+                    continue
+                allc = h[0] | h[1] | h[2]
+                rest = _nominal_sum(allc) - 2 * n
+                if rest <= al[d]:
+                    v = rest
+                    stats[ST_QB_CUTS] += 1
+                    state = RETURN
+                    continue
+                if be[d] <= 0:
+                    v = 0
+                    stats[ST_QB_CUTS] += 1
+                    state = RETURN
+                    continue
+                n0, n1, n2 = _normalise(h[0], h[1], h[2], rbase, rmask)
+                k0 = n0 | (np.int64(s) << 54) | flags
+                x = _hash(k0, n1, n2)
+                slot = x & tt_mask & ~np.int64(1)
+                hit = -1
+                if tt[slot, 0] == k0 and tt[slot, 1] == n1 and tt[slot, 2] == n2:
+                    hit = slot
+                elif tt[slot + 1, 0] == k0 and tt[slot + 1, 1] == n1 and tt[slot + 1, 2] == n2:
+                    hit = slot + 1
+                if hit >= 0:
+                    stats[ST_TT_HITS] += 1
+                    data = tt[hit, 3]
+                    lo = data & 255
+                    up = (data >> 8) & 255
+                    if lo >= be[d]:
+                        v = lo
+                        stats[ST_TT_CUTS] += 1
+                        state = RETURN
+                        continue
+                    if up <= al[d] or lo == up:
+                        v = up
+                        stats[ST_TT_CUTS] += 1
+                        state = RETURN
+                        continue
+                    tm = (data >> 16) & 255
+                    if tm < 64:
+                        ttmove = _denormalise(tm, allc, rbase, rmask)
+                store[d] = 1
+                key[d, 0] = k0
+                key[d, 1] = n1
+                key[d, 2] = n2
+
+            # ---- move generation: legal cards, one per equivalence class, ordered
+            hand = h[s]
+            led = card[d - p] if p > 0 else -1
+            is_decl = s == declarer
+            trick_no = 17 - popcount_nb(h[lead[d]]) - (1 if p > 0 else 0)
+            legal = _legal(hand, led, is_decl, birds, trick_no)
+            in_play = h[0] | h[1] | h[2]
+            for i in range(p):
+                in_play |= _bit(card[d - p + i])
+            reps = _representatives(legal, in_play, birds)
+            cnt = 0
+            m = reps
+            side = is_decl
+            while m:
+                c = ctz_nb(m)
+                m &= m - 1
+                sc = 0
+                if c == ttmove:
+                    sc = 1 << 20
+                elif p == 0:
+                    # lead: cash sure winners first (highest value), then low cards
+                    beaten = False
+                    for o in range(1, 3):
+                        t = (s + o) % 3
+                        if ((t == declarer) != side) and _can_beat(h[t], c, c):
+                            beaten = True
+                    if not beaten:
+                        sc = 2000 + 10 * NOM[c] + c
+                    else:
+                        sc = 1000 - 10 * NOM[c] - c
+                else:
+                    w = wcard[d]
+                    nw = c if _beats(c, w) else w
+                    nws = s if _beats(c, w) else wseat[d]
+                    ours = (nws == declarer) == side
+                    if p == 2:
+                        sure = ours
+                        possible = ours
+                    else:
+                        t = (s + 1) % 3
+                        partner_next = (t == declarer) == side
+                        if partner_next:
+                            sure = ours
+                            possible = ours or _can_beat(h[t], led, nw)
+                        else:
+                            possible = ours
+                            sure = ours and not _can_beat(h[t], led, nw)
+                    if sure:
+                        sc = 3000 + 10 * NOM[c] - c
+                    elif possible:
+                        sc = 2000 - 10 * NOM[c] - c
+                    else:
+                        sc = 1000 - 10 * NOM[c] - c
+                # insertion into the ordered list (highest score first)
+                j = cnt
+                while j > 0 and score[j - 1] < sc:
+                    score[j] = score[j - 1]
+                    mv[d, j] = mv[d, j - 1]
+                    j -= 1
+                score[j] = sc
+                mv[d, j] = c
+                cnt += 1
+            nm[d] = cnt
+            mi[d] = 0
+            best[d] = -INF if is_decl else INF
+            bmove[d] = -1
+            state = NEXT
+            continue
+
+        if state == NEXT:
+            if mi[d] < nm[d]:
+                c = mv[d, mi[d]]
+                mi[d] += 1
+                s = mover[d]
+                p = pos[d]
+                h[s] ^= _bit(c)
+                card[d] = c
+                if p == 0:
+                    w = c
+                    ws = s
+                elif _beats(c, wcard[d]):
+                    w = c
+                    ws = s
+                else:
+                    w = wcard[d]
+                    ws = wseat[d]
+                if p == 2:
+                    g = NOM[card[d - 2]] + NOM[card[d - 1]] + NOM[c] - 2 if ws == declarer else 0
+                    pos[d + 1] = 0
+                    lead[d + 1] = ws
+                    mover[d + 1] = ws
+                else:
+                    g = 0
+                    pos[d + 1] = p + 1
+                    lead[d + 1] = lead[d]
+                    mover[d + 1] = (s + 1) % 3
+                    wcard[d + 1] = w
+                    wseat[d + 1] = ws
+                gain[d] = g
+                if s == declarer:
+                    a = al[d] if al[d] > best[d] else best[d]
+                    b = be[d]
+                else:
+                    a = al[d]
+                    b = be[d] if be[d] < best[d] else best[d]
+                al[d + 1] = a - g
+                be[d + 1] = b - g
+                d += 1
+                state = ENTER
+                continue
+            v = best[d]
+            # fall through to the store below
+        else:
+            # RETURN: v is the value of node d; hand it to the parent
+            if d == d0:
+                break
+            d -= 1
+            s = mover[d]
+            h[s] ^= _bit(card[d])
+            v += gain[d]
+            if s == declarer:
+                if v > best[d]:
+                    best[d] = v
+                    bmove[d] = card[d]
+                if best[d] < be[d]:
+                    state = NEXT
+                    continue
+            else:
+                if v < best[d]:
+                    best[d] = v
+                    bmove[d] = card[d]
+                if best[d] > al[d]:
+                    state = NEXT
+                    continue
+            v = best[d]
+            # move-ordering diagnostics: cut-offs by the first move / later moves
+            stats[ST_CUT_FIRST + pos[d] + (3 if mi[d] > 1 else 0)] += 1
+
+        # node d is finished with value v: store bounds at trick starts
+        state = RETURN
+        if store[d]:
+            lo = 0
+            up = 255
+            if v <= al[d]:
+                up = v
+            elif v >= be[d]:
+                lo = v
+            else:
+                lo = v
+                up = v
+            tm = 255
+            if bmove[d] >= 0:
+                tm = _normalise_card(bmove[d], h[0] | h[1] | h[2], rbase, rmask)
+            n = popcount_nb(h[mover[d]])
+            k0 = key[d, 0]
+            k1 = key[d, 1]
+            k2 = key[d, 2]
+            slot = _hash(k0, k1, k2) & tt_mask & ~np.int64(1)
+            target = -1
+            for j in range(2):
+                r = slot + j
+                if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 2] == k2:
+                    old = tt[r, 3]
+                    olo = old & 255
+                    oup = (old >> 8) & 255
+                    if olo > lo:
+                        lo = olo
+                    if oup < up:
+                        up = oup
+                    if tm == 255:
+                        tm = (old >> 16) & 255
+                    target = r
+                    break
+            if target < 0:
+                old_n = (tt[slot, 3] >> 24) & 255
+                if tt[slot, 0] == 0 or n >= old_n:
+                    # the evicted deep entry moves to the always-replace slot
+                    tt[slot + 1, 0] = tt[slot, 0]
+                    tt[slot + 1, 1] = tt[slot, 1]
+                    tt[slot + 1, 2] = tt[slot, 2]
+                    tt[slot + 1, 3] = tt[slot, 3]
+                    target = slot
+                else:
+                    target = slot + 1
+            tt[target, 0] = k0
+            tt[target, 1] = k1
+            tt[target, 2] = k2
+            tt[target, 3] = lo | (up << 8) | (tm << 16) | (n << 24)
+
+    stats[ST_NODES] += nodes
+    return v
+
+
+# ----------------------------------------------------------------- drivers
+
+@njit(cache=True)
+def remaining_points(hands, ntrick, tcards):
+    """Card points still to be won: the upper limit of every value."""
+    allc = hands[0] | hands[1] | hands[2]
+    for i in range(ntrick):
+        allc |= _bit(tcards[i])
+    ncards = popcount_nb(allc)
+    return _nominal_sum(allc) - 2 * (ncards // 3)
+
+
+@njit(cache=True)
+def solve_exact(hands, leader, tcards, ntrick, declarer, birds, tt, stats):
+    """Exact value by MTD(f): null-window tests that share the TT."""
+    lower = 0
+    upper = remaining_points(hands, ntrick, tcards)
+    g = (lower + upper) // 2
+    while lower < upper:
+        b = g if g > lower else lower + 1
+        g = search(hands, leader, tcards, ntrick, declarer, birds, b - 1, b, tt, stats)
+        if stats[ST_ABORTED]:
+            return -1
+        if g < b:
+            upper = g
+        else:
+            lower = g
+    return lower
+
+
+@njit(cache=True)
+def solve_window(hands, leader, tcards, ntrick, declarer, birds, tt, stats):
+    """Exact value by one full-window alpha-beta search."""
+    upper = remaining_points(hands, ntrick, tcards)
+    return search(hands, leader, tcards, ntrick, declarer, birds, -1, upper + 1, tt, stats)
+
+
+@njit(cache=True)
+def solve_target(hands, leader, tcards, ntrick, declarer, birds, target, tt, stats):
+    """Does the declarer take at least ``target`` points?  One null-window test."""
+    return search(hands, leader, tcards, ntrick, declarer, birds, target - 1, target, tt,
+                  stats) >= target
+
+
+@njit(cache=True)
+def legal_cards(hands, leader, tcards, ntrick, declarer, birds):
+    """(legal mask, representatives mask) of the player to move."""
+    s = (leader + ntrick) % 3
+    led = tcards[0] if ntrick > 0 else -1
+    trick_no = 17 - popcount_nb(hands[leader]) - (1 if ntrick > 0 else 0)
+    legal = _legal(hands[s], led, s == declarer, birds, trick_no)
+    in_play = hands[0] | hands[1] | hands[2]
+    for i in range(ntrick):
+        in_play |= _bit(tcards[i])
+    return legal, _representatives(legal, in_play, birds)
+
+
+@njit(cache=True)
+def card_values(hands, leader, tcards, ntrick, declarer, birds, tt, stats, out):
+    """Exact value of every legal card of the player to move into ``out`` (int64[54]).
+
+    Illegal cards get -1.  One card of each equivalence class is searched; the
+    others are given its value.
+    """
+    legal, reps = legal_cards(hands, leader, tcards, ntrick, declarer, birds)
+    s = (leader + ntrick) % 3
+    child = np.empty(3, np.int64)
+    ctc = np.zeros(3, np.int64)
+    for c in range(54):
+        out[c] = -1
+    prev = -1
+    m = legal
+    while m:
+        c = ctz_nb(m)
+        m &= m - 1
+        if not (reps >> c) & 1:
+            out[c] = out[prev]
+            prev = c
+            continue
+        prev = c
+        child[0] = hands[0]
+        child[1] = hands[1]
+        child[2] = hands[2]
+        child[s] ^= _bit(c)
+        for i in range(ntrick):
+            ctc[i] = tcards[i]
+        ctc[ntrick] = c
+        if ntrick == 2:
+            w = ctc[0]
+            ws = leader
+            for i in range(1, 3):
+                if _beats(ctc[i], w):
+                    w = ctc[i]
+                    ws = (leader + i) % 3
+            g = NOM[ctc[0]] + NOM[ctc[1]] + NOM[ctc[2]] - 2 if ws == declarer else 0
+            out[c] = g + solve_exact(child, ws, ctc, 0, declarer, birds, tt, stats)
+        else:
+            out[c] = solve_exact(child, leader, ctc, ntrick + 1, declarer, birds, tt, stats)
+
+
+@njit(cache=True, parallel=True)
+def solve_batch(hands, leaders, tcards, ntricks, declarers, birds, targets, tt_bits, nchunks,
+                out, nodes):
+    """Solve many independent positions in parallel, one TT per chunk.
+
+    Position i goes to chunk ``i % nchunks``; each chunk runs on one thread
+    with its own table, shared by all its positions.  ``targets[i] < 0`` asks
+    for the exact value, otherwise ``out[i]`` is 1 if the declarer takes at
+    least ``targets[i]`` points and 0 if not.  ``nodes[i]`` gets the nodes
+    searched for position i.
+    """
+    n = hands.shape[0]
+    for k in prange(nchunks):
+        tt = np.zeros((np.int64(1) << tt_bits, 4), np.int64)
+        st = np.zeros(NSTATS, np.int64)
+        for i in range(k, n, nchunks):
+            before = st[ST_NODES]
+            if targets[i] < 0:
+                out[i] = solve_exact(hands[i], leaders[i], tcards[i], ntricks[i], declarers[i],
+                                     birds[i], tt, st)
+            else:
+                ok = solve_target(hands[i], leaders[i], tcards[i], ntricks[i], declarers[i],
+                                  birds[i], targets[i], tt, st)
+                out[i] = 1 if ok else 0
+            nodes[i] = st[ST_NODES] - before
