@@ -207,6 +207,9 @@ class ScoreLine:
 
 @dataclass(frozen=True)
 class ScoreResult:
+    """A scored deal: per-seat written amounts and nets (F, M, R), the NOTATION 5.3
+    result columns, and the itemised lines that add up to ``written``."""
+
     written: tuple[int, int, int]
     nets: tuple[int, int, int]
     net_declarer: int
@@ -224,6 +227,8 @@ class ScoreResult:
 
 @dataclass(frozen=True)
 class TrischakenResult:
+    """A scored Trischaken: written amounts, nets and the losing seat(s)."""
+
     written: tuple[int, int, int]
     nets: tuple[int, int, int]
     losers: tuple[int, ...]

@@ -276,6 +276,8 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
     key = np.empty((MAXPLY, 3), np.int64)
     mv = np.empty((MAXPLY, MAXMOVES), np.int64)
     score = np.empty(MAXMOVES, np.int64)
+    hist = np.zeros((3, 64), np.int64)
+    opts = stats[15]
 
     if birds & (BIRD_UHU | BIRD_KAKADU):
         rbase = REGION_BASE_FIXED
@@ -404,7 +406,9 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 m &= m - 1
                 sc = 0
                 if c == ttmove:
-                    sc = 1 << 20
+                    sc = np.int64(1) << 50
+                elif p == 0 and (opts & 1):
+                    sc = hist[s, c]
                 elif p == 0:
                     # lead: cash sure winners first (highest value), then low cards
                     beaten = False
@@ -414,8 +418,23 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                             beaten = True
                     if not beaten:
                         sc = 2000 + 10 * NOM[c] + c
+                    elif opts & 4:
+                        sc = 1000 + c
                     else:
                         sc = 1000 - 10 * NOM[c] - c
+                    if beaten and (opts & 8):
+                        # a partner who can win the trick
+                        for o in range(1, 3):
+                            t = (s + o) % 3
+                            if t != s and ((t == declarer) == side) and _can_beat(h[t], c, c):
+                                sc += 500
+                    if beaten and (opts & 16):
+                        # forcing lead: an opponent void in the suit must trump
+                        if c >= 22:
+                            for o in range(1, 3):
+                                t = (s + o) % 3
+                                if ((t == declarer) != side) and (h[t] & CGM[c]) == 0 and (h[t] & TAROCKS):
+                                    sc += 300
                 else:
                     w = wcard[d]
                     nw = c if _beats(c, w) else w
@@ -439,6 +458,8 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                         sc = 2000 - 10 * NOM[c] - c
                     else:
                         sc = 1000 - 10 * NOM[c] - c
+                    if opts & 2:
+                        sc = (sc << 30) + hist[s, c]
                 # insertion into the ordered list (highest score first)
                 j = cnt
                 while j > 0 and score[j - 1] < sc:
@@ -523,6 +544,8 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
             v = best[d]
             # move-ordering diagnostics: cut-offs by the first move / later moves
             stats[ST_CUT_FIRST + pos[d] + (3 if mi[d] > 1 else 0)] += 1
+            nn = popcount_nb(h[mover[d]])
+            hist[mover[d], card[d]] += nn * nn
 
         # node d is finished with value v: store bounds at trick starts
         state = RETURN
