@@ -40,6 +40,9 @@ class RaceResult:
     inner_worlds: int  # inner worlds the survivors were solved on
     means: np.ndarray  # [len(survivors), n_annsets] mean net over the inner worlds
     choices: list[Choice]  # per policy
+    #: Per candidate: (inner worlds solved, mean plain net, its standard error).  The
+    #: winner's inner mean is biased upward by the selection; report it as such.
+    plain: list[tuple[int, float, float]]
 
 
 def task_for(ex: Exchange | None, hand: int, world: World, seat: int, contract: str) -> PlayTask:
@@ -82,12 +85,14 @@ def run_race(
     racing: Sequence[int],
     schedule: Sequence[int],
     should_stop: Callable[[], bool] = lambda: False,
+    partial_ok: bool = False,
 ) -> RaceResult | None:
     """Successive halving over ``candidates`` on common inner worlds.
 
     ``schedule`` lists the cumulative number of inner worlds of each round;
     ``racing`` the indices of the policies whose objectives keep a candidate
-    alive.  Returns None if ``should_stop`` fired (the caller abandons the world).
+    alive.  If ``should_stop`` fires, returns None (the caller abandons the
+    world), or with ``partial_ok`` decides on the rounds completed so far.
     """
     annsets = scorer.annsets
     pmask = policy_masks(policies, annsets)
@@ -107,7 +112,9 @@ def run_race(
                 tasks.append(make_task(candidates[e], worlds[k]))
                 owners.append(e)
         if should_stop():
-            return None
+            if not partial_ok or r == 0:
+                return None
+            break
         outs: list[Outcome] = evaluator.outcomes(tasks, scorer) if tasks else []
         for e, out in zip(owners, outs, strict=True):
             nets[e].append(out.net)
@@ -132,4 +139,10 @@ def run_race(
             c = best_choice(means, pmask[0][None, :] & elig_alive)
         assert c is not None
         choices.append((alive[c[0]], c[1]))
-    return RaceResult(candidates, alive, n, means, choices)
+    plain = []
+    for e in range(len(candidates)):
+        vals = np.array([v[0] for v in nets[e]])
+        se = float(np.std(vals, ddof=1) / np.sqrt(len(vals))) if len(vals) > 1 else float("nan")
+        plain.append((len(vals), float(vals.mean()) if len(vals) else float("nan"), se))
+    n_used = min(len(nets[e]) for e in alive)
+    return RaceResult(candidates, alive, n_used, means, choices, plain)

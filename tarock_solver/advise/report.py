@@ -22,14 +22,14 @@ import numpy as np
 import pandas as pd
 
 from ..cards import round_points
-from .adviser import ContractPlan, PolicyOutcome, WorldResult
 from .announcements import TARGET_POINTS
 from .evaluate import item_success
+from .types import ContractPlan, PolicyOutcome, WorldResult
 
 SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "option", "samples",
                   "win_prob", "win_prob_se", "mean_net", "mean_net_se", "mean_points")
 EXTRA_COLUMNS = ("kind", "mean_points_se", "gain", "gain_se", "p_success", "announce_rate",
-                 "talon_behaviour")
+                 "conditional", "talon_behaviour")
 #: Two estimates closer than this many standard errors of their difference are "within noise".
 NOISE_SE = 2.0
 
@@ -56,7 +56,9 @@ class OptionStats:
     nets: np.ndarray
     points: np.ndarray
     made: np.ndarray
+    thirds: np.ndarray
     item: str | None = None  # the announced item of a 'single' row
+    conditional: bool = False  # announced per talon sample (after-talon, talon contracts)
     success: np.ndarray | None = None  # per world, for worlds where the item was announced
     announced: np.ndarray | None = None  # per world, was the item announced
     groups: list[str] = field(default_factory=list)
@@ -90,6 +92,8 @@ class Advice:
     meta: dict
     points: dict[str, np.ndarray]  # rounded card points per world, plain play, by contract
     exchanges: pd.DataFrame | None = None  # given-talon mode: the exchanges raced
+    #: Per-world values of every reported option (for custom analyses and tests).
+    options: list[OptionStats] = field(default_factory=list)
 
 
 def prefix_results(results: Sequence[WorldResult], contract: str) -> list[WorldResult]:
@@ -111,10 +115,12 @@ def _stats(plan: ContractPlan, results: Sequence[WorldResult], p: int, option: s
         nets=np.array([o.net for o in outs], dtype=float),
         points=np.array([round_points(o.thirds) for o in outs], dtype=float),
         made=np.array([o.made for o in outs], dtype=bool),
+        thirds=np.array([o.thirds for o in outs], dtype=np.int64),
         groups=[o.group for o in outs], discards=[o.discard for o in outs])
     if kind == "single":
         item = next(iter(pol.before or pol.after_allowed))
         st.item = item
+        st.conditional = bool(pol.after_allowed) and not pol.unconditional
         announced = np.array([item in pol.before or item in o.announced for o in outs], bool)
         st.announced = announced
         st.success = np.array([item_success(item, round_points(o.thirds), o.made, o.valat)
@@ -150,7 +156,10 @@ def option_stats(plans: Sequence[ContractPlan],
             st = _stats(plan, res, p, pol.name, pol.kind)
             names.add(st.option)
             out.append(st)
-        if best is not None and best.option not in names:
+        # The best combination is worth a row only if it beats plain play and every
+        # single announcement of the contract (else one of those rows already says it).
+        own = [s.nets.mean() for s in out if s.contract == plan.contract]
+        if best is not None and best.option not in names and best.nets.mean() > max(own):
             out.append(best)
     return out
 
@@ -197,12 +206,13 @@ def build_table(stats: Sequence[OptionStats], key: dict) -> pd.DataFrame:
                      "mean_net_se": se, "mean_points": pts, "kind": s.kind,
                      "mean_points_se": pts_se, "gain": gain, "gain_se": gain_se,
                      "p_success": p_success, "announce_rate": announce_rate,
-                     "talon_behaviour": talon_behaviour(s)})
+                     "conditional": s.conditional, "talon_behaviour": talon_behaviour(s)})
     rows.append({**key, "contract": "pass", "option": "plain", "samples": 0,
                  "win_prob": math.nan, "win_prob_se": math.nan, "mean_net": 0.0,
                  "mean_net_se": 0.0, "mean_points": math.nan, "kind": "pass",
                  "mean_points_se": math.nan, "gain": math.nan, "gain_se": math.nan,
-                 "p_success": math.nan, "announce_rate": math.nan, "talon_behaviour": ""})
+                 "p_success": math.nan, "announce_rate": math.nan, "conditional": False,
+                 "talon_behaviour": ""})
     df = pd.DataFrame(rows, columns=[*SCHEMA_COLUMNS, *EXTRA_COLUMNS])
     return df.astype({"samples": "int32"})
 
@@ -210,8 +220,8 @@ def build_table(stats: Sequence[OptionStats], key: dict) -> pd.DataFrame:
 def announcements_table(table: pd.DataFrame) -> pd.DataFrame:
     """The announcement rows (single items and best combinations) with their gains."""
     ann = table[table["kind"].isin(["single", "best"])]
-    cols = ["contract", "option", "kind", "samples", "p_success", "announce_rate", "gain",
-            "gain_se", "mean_net", "mean_net_se"]
+    cols = ["contract", "option", "kind", "samples", "p_success", "announce_rate", "conditional",
+            "gain", "gain_se", "mean_net", "mean_net_se"]
     return ann[cols].reset_index(drop=True)
 
 
@@ -247,6 +257,29 @@ def recommend(stats: Sequence[OptionStats]) -> dict:
     else:
         rec["runner_up"] = None
     return rec
+
+
+def points_by_contract(stats: Sequence[OptionStats]) -> dict[str, np.ndarray]:
+    """Rounded card points per world of plain play, by contract (for the plot)."""
+    return {s.contract: s.points for s in stats if s.kind == "plain"}
+
+
+def exchanges_table(races: dict) -> pd.DataFrame:
+    """Given-talon mode: every exchange raced, with its inner-sample estimate.
+
+    The inner estimates chose the exchange, so the winner's is biased upward;
+    the unbiased estimate of the chosen exchange is the main table's.
+    """
+    rows = []
+    for contract, race in races.items():
+        chosen = {e for e, _ in race.choices[:1]}
+        for e, ex in enumerate(race.candidates):
+            n, mean, se = race.plain[e]
+            rows.append({"contract": contract, "talon_pick": ex.group_label,
+                         "discard": ex.discard_ids, "inner_worlds": n, "inner_mean_net": mean,
+                         "inner_mean_net_se": se, "survived": e in race.survivors,
+                         "chosen": e in chosen})
+    return pd.DataFrame(rows)
 
 
 def _fmt(x: float, digits: int = 1, sign: bool = False) -> str:
@@ -289,8 +322,8 @@ def announcements_text(ann: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame
             "announce": ("best: " if r["kind"] == "best" else "") + r["option"],
             "P(success)": _fmt(100 * r["p_success"], 0) + "%" if math.isfinite(r["p_success"])
             else "–",
-            "announced": (_fmt(100 * rate, 0) + "% of talons"
-                          if math.isfinite(rate) and "@after" in r["option"] else ""),
+            "announced": (_fmt(100 * rate, 0) + "% of talons" if r["conditional"]
+                          else "always" if r["kind"] == "single" else "when best"),
             "gain vs plain": _pm(r["gain"], r["gain_se"]),
             "E[net]": _pm(r["mean_net"], r["mean_net_se"]),
         })

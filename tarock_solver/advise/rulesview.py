@@ -65,19 +65,18 @@ class RulesView:
 
         def fn(contract: str, declarer: int, annset: AnnSet, thirds: int, valat: bool,
                dealt: int, hand_after: int, defenders: tuple[int, int]) -> tuple[float, bool]:
-            hands = [0, 0, 0]
-            hands[declarer] = hand_after
-            hands[(declarer + 1) % 3] = defenders[0]
-            hands[(declarer + 2) % 3] = defenders[1]
+            dealt_hands = [0, 0, 0]
+            dealt_hands[declarer] = dealt
+            dealt_hands[(declarer + 1) % 3] = defenders[0]
+            dealt_hands[(declarer + 2) % 3] = defenders[1]
             inp = ScoreInput(
                 contract=contract,
                 declarer=declarer,
-                announcements=dict(annset),
                 declarer_thirds=thirds,
+                announcements=dict(annset),
                 valat=valat,
                 declarer_hand=hand_after,
-                declarer_dealt=dealt,
-                hands=tuple(hands),
+                dealt=(dealt_hands[0], dealt_hands[1], dealt_hands[2]),
             )
             res = score(rules, inp)
             return float(res.net_declarer), bool(res.made)

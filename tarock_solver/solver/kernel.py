@@ -157,6 +157,135 @@ def _legal(hand, led, is_declarer, birds, trick_no):
     return legal
 
 
+@njit(cache=True, inline="always")
+def _sure_points(h_decl, h_a, h_b):
+    """Card points each side is sure to win with its unbeatable tarocks.
+
+    A tarock above every tarock of the other side wins, for its side, the
+    trick it is played to, and that trick is worth at least the card's
+    nominal value (the two other cards add at least 1 each, minus 2).  Two
+    such defender cards may fall into one trick, which costs 1 point per pair.
+    Returns (declarer's sure points, defenders' sure points).
+    """
+    td = h_decl & TAROCKS
+    ta = h_a & TAROCKS
+    tb = h_b & TAROCKS
+    tdef = ta | tb
+    lb_decl = 0
+    lb_def = 0
+    if td:
+        sure = td
+        if tdef:
+            sure = td & ~((np.int64(2) << _high(tdef)) - 1)
+        lb_decl = _nominal_sum(sure)
+    if tdef:
+        sa = ta
+        sb = tb
+        if td:
+            above = ~((np.int64(2) << _high(td)) - 1)
+            sa &= above
+            sb &= above
+        na = popcount_nb(sa)
+        nb = popcount_nb(sb)
+        lb_def = _nominal_sum(sa) + _nominal_sum(sb) - (na if na < nb else nb)
+    return lb_decl, lb_def
+
+
+@njit(cache=True, inline="always")
+def _cheapest(hand, k):
+    """Lowest possible nominal sum of k cards of ``hand`` (k <= its size)."""
+    total = 0
+    left = k
+    ones = hand & ~V2
+    twos = hand & V2 & ~V3
+    threes = hand & V3 & ~V4
+    fours = hand & V4 & ~V5
+    for v, m in ((1, ones), (2, twos), (3, threes), (4, fours)):
+        c = popcount_nb(m)
+        if c >= left:
+            return total + v * left
+        total += v * c
+        left -= c
+    return total + 5 * left
+
+
+@njit(cache=True)
+def _cash_points(h_lead, h_a, h_b, keep):
+    """Points the leader surely takes by cashing his unbeatable tarocks first.
+
+    He leads them one by one and keeps the lead; each follower must play
+    tarocks while he has them and gives his cheapest cards.
+    """
+    ta = h_a & TAROCKS
+    tb = h_b & TAROCKS
+    tl = h_lead & TAROCKS
+    if tl == 0:
+        return 0
+    sure = tl & ~keep
+    if ta | tb:
+        sure &= ~((np.int64(2) << _high(ta | tb)) - 1)
+    k = popcount_nb(sure)
+    if k == 0:
+        return 0
+    total = _nominal_sum(sure) - 2 * k
+    for t, hh in ((ta, h_a), (tb, h_b)):
+        nt = popcount_nb(t)
+        if nt >= k:
+            total += _cheapest(t, k)
+        else:
+            total += _nominal_sum(t) + _cheapest(hh & ~TAROCKS, k - nt)
+    return total
+
+
+@njit(cache=True, inline="always")
+def _cheapest_card(m):
+    """A card of lowest value in a non-empty mask (the lowest-ranked of them)."""
+    for vm in (~V2, V2 & ~V3, V3 & ~V4, V4 & ~V5):
+        x = m & vm
+        if x:
+            return ctz_nb(x)
+    return ctz_nb(m)
+
+
+@njit(cache=True)
+def _cash_points_defence(h_lead, h_partner, h_decl):
+    """Points a defender on lead surely wins for his side by cashing his
+    tarocks that beat all of the declarer's.
+
+    His partner plays his cheapest legal card each time (if that overtakes,
+    the trick is still the defenders' but the lead passes, so counting stops);
+    the declarer gives his cheapest cards, tarocks while he has them.
+    """
+    tl = h_lead & TAROCKS
+    td = h_decl & TAROCKS
+    if tl == 0:
+        return 0
+    sure = tl
+    if td:
+        sure = tl & ~((np.int64(2) << _high(td)) - 1)
+    if sure == 0:
+        return 0
+    total = 0
+    k = 0
+    p = h_partner
+    while sure:
+        c = _high(sure)
+        sure &= ~_bit(c)
+        pt = p & TAROCKS
+        pc = _cheapest_card(pt if pt else p)
+        p &= ~_bit(pc)
+        total += NOM[c] + NOM[pc] - 2
+        k += 1
+        if pc < 22 and pc > c:
+            break
+    nt = popcount_nb(td)
+    if nt >= k:
+        total += _cheapest(td, k)
+    else:
+        total += _nominal_sum(td) + _cheapest(h_decl & ~TAROCKS, k - nt)
+    return total
+
+
 @njit(cache=True)
 def _representatives(legal, in_play, birds):
     """Legal cards minus those equivalent to a lower legal card.
@@ -243,6 +372,65 @@ def _hash(k0, k1, k2):
 
 # ----------------------------------------------------------------- the search
 
+@njit(cache=True, inline="always")
+def _lead_score(h, s, c, declarer):
+    """Ordering score of leading card ``c`` from seat ``s`` (higher is tried first).
+
+    Sure winners (no opponent can beat them) come first, the most valuable
+    first; among them and among the others, leads that leave the opponents
+    fewer legal replies come earlier (smaller proof trees); low cards before
+    high ones otherwise.
+    """
+    side = s == declarer
+    beaten = False
+    replies = 0
+    for o in range(1, 3):
+        t = (s + o) % 3
+        if (t == declarer) != side:
+            follow = _follow_mask(h[t], c)
+            replies += popcount_nb(follow)
+            if _can_beat(h[t], c, c):
+                beaten = True
+    if not beaten:
+        return 2000 + 10 * NOM[c] - 20 * replies
+    return 1000 - 10 * NOM[c] - 5 * replies
+
+
+@njit(cache=True, inline="always")
+def _follow_score(h, s, c, p, led, w, ws, declarer):
+    """Ordering score of following with ``c`` (seat ``s``, trick position ``p``).
+
+    ``w``/``ws`` are the card and seat winning the trick so far.  A card that
+    wins the trick for the mover's side for sure comes first (the most
+    valuable: smear points onto it); then cards that may still let the side
+    win (cheap ones first); then losing cards, cheapest first.
+    """
+    side = s == declarer
+    if _beats(c, w):
+        nw = c
+        nws = s
+    else:
+        nw = w
+        nws = ws
+    ours = (nws == declarer) == side
+    if p == 2:
+        sure = ours
+        possible = ours
+    else:
+        t = (s + 1) % 3
+        if (t == declarer) == side:
+            sure = ours
+            possible = ours or _can_beat(h[t], led, nw)
+        else:
+            possible = ours
+            sure = ours and not _can_beat(h[t], led, nw)
+    if sure:
+        return 3000 + 10 * NOM[c] - c
+    if possible:
+        return 2000 - 10 * NOM[c] - c
+    return 1000 - 10 * NOM[c] - c
+
+
 @njit(cache=True)
 def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stats):
     """Fail-soft alpha-beta value of a position for the window (alpha, beta).
@@ -259,6 +447,10 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
     h[0] = hands[0]
     h[1] = hands[1]
     h[2] = hands[2]
+    # one stack frame per card played: mover, trick position, leader of the
+    # trick, winning card/seat before the mover plays, card tried, window,
+    # best value and move so far, points won by the trick this move completes,
+    # the ordered moves and the index of the next one, TT key if storing.
     mover = np.empty(MAXPLY, np.int64)
     pos = np.empty(MAXPLY, np.int64)
     lead = np.empty(MAXPLY, np.int64)
@@ -276,8 +468,6 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
     key = np.empty((MAXPLY, 3), np.int64)
     mv = np.empty((MAXPLY, MAXMOVES), np.int64)
     score = np.empty(MAXMOVES, np.int64)
-    hist = np.zeros((3, 64), np.int64)
-    opts = stats[15]
 
     if birds & (BIRD_UHU | BIRD_KAKADU):
         rbase = REGION_BASE_FIXED
@@ -287,6 +477,8 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
         rmask = REGION_MASK
     tt_mask = tt.shape[0] - 1
     flags = (np.int64(declarer) << 56) | (np.int64(birds) << 58) | KEY_VALID
+    def_a = (declarer + 1) % 3
+    def_b = (declarer + 2) % 3
 
     d0 = ntrick
     for i in range(ntrick):
@@ -331,6 +523,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                     state = RETURN
                     continue
                 if n == 1:
+                    # last trick: every card is forced
                     c0 = ctz_nb(h[s])
                     c1 = ctz_nb(h[(s + 1) % 3])
                     c2 = ctz_nb(h[(s + 2) % 3])
@@ -344,22 +537,32 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                     v = NOM[c0] + NOM[c1] + NOM[c2] - 2 if ws == declarer else 0
                     state = RETURN
                     continue
+                # quick bounds before any move generation
                 allc = h[0] | h[1] | h[2]
                 rest = _nominal_sum(allc) - 2 * n
-                if rest <= al[d]:
-                    v = rest
+                lbd, lbf = _sure_points(h[declarer], h[def_a], h[def_b])
+                if s == declarer:
+                    cp = _cash_points(h[s], h[def_a], h[def_b], birds)
+                    if cp > lbd:
+                        lbd = cp
+                else:
+                    cp = _cash_points_defence(h[s], h[3 - s - declarer], h[declarer])
+                    if cp > lbf:
+                        lbf = cp
+                if lbd >= be[d]:
+                    v = lbd
                     stats[ST_QB_CUTS] += 1
                     state = RETURN
                     continue
-                if be[d] <= 0:
-                    v = 0
+                if rest - lbf <= al[d]:
+                    v = rest - lbf
                     stats[ST_QB_CUTS] += 1
                     state = RETURN
                     continue
+                # transposition table (relative-rank key)
                 n0, n1, n2 = _normalise(h[0], h[1], h[2], rbase, rmask)
                 k0 = n0 | (np.int64(s) << 54) | flags
-                x = _hash(k0, n1, n2)
-                slot = x & tt_mask & ~np.int64(1)
+                slot = _hash(k0, n1, n2) & tt_mask & ~np.int64(1)
                 hit = -1
                 if tt[slot, 0] == k0 and tt[slot, 1] == n1 and tt[slot, 2] == n2:
                     hit = slot
@@ -375,6 +578,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                         stats[ST_TT_CUTS] += 1
                         state = RETURN
                         continue
+                    # lo == up: exact, return it at once (never narrow to alpha == beta)
                     if up <= al[d] or lo == up:
                         v = up
                         stats[ST_TT_CUTS] += 1
@@ -388,7 +592,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 key[d, 1] = n1
                 key[d, 2] = n2
 
-            # ---- move generation: legal cards, one per equivalence class, ordered
+            # move generation: legal cards, one per equivalence class, ordered
             hand = h[s]
             led = card[d - p] if p > 0 else -1
             is_decl = s == declarer
@@ -397,70 +601,17 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
             in_play = h[0] | h[1] | h[2]
             for i in range(p):
                 in_play |= _bit(card[d - p + i])
-            reps = _representatives(legal, in_play, birds)
+            m = _representatives(legal, in_play, birds)
             cnt = 0
-            m = reps
-            side = is_decl
             while m:
                 c = ctz_nb(m)
                 m &= m - 1
-                sc = 0
                 if c == ttmove:
-                    sc = np.int64(1) << 50
-                elif p == 0 and (opts & 1):
-                    sc = hist[s, c]
+                    sc = np.int64(1) << 40
                 elif p == 0:
-                    # lead: cash sure winners first (highest value), then low cards
-                    beaten = False
-                    for o in range(1, 3):
-                        t = (s + o) % 3
-                        if ((t == declarer) != side) and _can_beat(h[t], c, c):
-                            beaten = True
-                    if not beaten:
-                        sc = 2000 + 10 * NOM[c] + c
-                    elif opts & 4:
-                        sc = 1000 + c
-                    else:
-                        sc = 1000 - 10 * NOM[c] - c
-                    if beaten and (opts & 8):
-                        # a partner who can win the trick
-                        for o in range(1, 3):
-                            t = (s + o) % 3
-                            if t != s and ((t == declarer) == side) and _can_beat(h[t], c, c):
-                                sc += 500
-                    if beaten and (opts & 16):
-                        # forcing lead: an opponent void in the suit must trump
-                        if c >= 22:
-                            for o in range(1, 3):
-                                t = (s + o) % 3
-                                if ((t == declarer) != side) and (h[t] & CGM[c]) == 0 and (h[t] & TAROCKS):
-                                    sc += 300
+                    sc = _lead_score(h, s, c, declarer)
                 else:
-                    w = wcard[d]
-                    nw = c if _beats(c, w) else w
-                    nws = s if _beats(c, w) else wseat[d]
-                    ours = (nws == declarer) == side
-                    if p == 2:
-                        sure = ours
-                        possible = ours
-                    else:
-                        t = (s + 1) % 3
-                        partner_next = (t == declarer) == side
-                        if partner_next:
-                            sure = ours
-                            possible = ours or _can_beat(h[t], led, nw)
-                        else:
-                            possible = ours
-                            sure = ours and not _can_beat(h[t], led, nw)
-                    if sure:
-                        sc = 3000 + 10 * NOM[c] - c
-                    elif possible:
-                        sc = 2000 - 10 * NOM[c] - c
-                    else:
-                        sc = 1000 - 10 * NOM[c] - c
-                    if opts & 2:
-                        sc = (sc << 30) + hist[s, c]
-                # insertion into the ordered list (highest score first)
+                    sc = _follow_score(h, s, c, p, led, wcard[d], wseat[d], declarer)
                 j = cnt
                 while j > 0 and score[j - 1] < sc:
                     score[j] = score[j - 1]
@@ -506,6 +657,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                     wcard[d + 1] = w
                     wseat[d + 1] = ws
                 gain[d] = g
+                # the child's window, shifted by the points this move banks
                 if s == declarer:
                     a = al[d] if al[d] > best[d] else best[d]
                     b = be[d]
@@ -518,7 +670,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 state = ENTER
                 continue
             v = best[d]
-            # fall through to the store below
+            # all moves searched: fall through to the store below
         else:
             # RETURN: v is the value of node d; hand it to the parent
             if d == d0:
@@ -542,12 +694,9 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                     state = NEXT
                     continue
             v = best[d]
-            # move-ordering diagnostics: cut-offs by the first move / later moves
             stats[ST_CUT_FIRST + pos[d] + (3 if mi[d] > 1 else 0)] += 1
-            nn = popcount_nb(h[mover[d]])
-            hist[mover[d], card[d]] += nn * nn
 
-        # node d is finished with value v: store bounds at trick starts
+        # node d is finished with value v: store its bounds at trick starts
         state = RETURN
         if store[d]:
             lo = 0
@@ -571,13 +720,12 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
             for j in range(2):
                 r = slot + j
                 if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 2] == k2:
+                    # same position: keep the tighter of old and new bounds
                     old = tt[r, 3]
-                    olo = old & 255
-                    oup = (old >> 8) & 255
-                    if olo > lo:
-                        lo = olo
-                    if oup < up:
-                        up = oup
+                    if (old & 255) > lo:
+                        lo = old & 255
+                    if ((old >> 8) & 255) < up:
+                        up = (old >> 8) & 255
                     if tm == 255:
                         tm = (old >> 16) & 255
                     target = r

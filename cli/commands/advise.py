@@ -1,0 +1,168 @@
+"""`tarock advise`: which contract to bid and what to announce, for one hand."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import click
+
+from cli.commands._text import plain
+from cli.main import Settings
+from tarock_solver.advise.adviser import AdviceRequest, RaceConfig, advise
+from tarock_solver.advise.inputs import read_advice_input
+from tarock_solver.advise.plot import plot_points
+from tarock_solver.advise.report import (
+    announcements_text,
+    contract_text,
+    recommendation_text,
+)
+from tarock_solver.deal import capture_warnings
+from tarock_solver.diagram import can_show_symbols, hand_line
+from tarock_solver.notation import SEATS, format_cards
+from tarock_solver.rules import load_rules
+
+
+def _json_default(value: object) -> object:
+    if hasattr(value, "item"):
+        return value.item()
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def _clean(obj: object) -> object:
+    """NaN → null, recursively (JSON has no NaN)."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_clean(v) for v in obj]
+    return obj
+
+
+def _records(df) -> list[dict]:
+    return [] if df is None else _clean(df.to_dict(orient="records"))  # type: ignore[return-value]
+
+
+def _text_table(df) -> str:
+    if df is None or df.empty:
+        return "  (none)"
+    return df.to_string(index=False)
+
+
+@click.command("advise")
+@click.argument("words", nargs=-1, metavar="[HAND | DEAL]")
+@click.option("--seat", type=click.Choice(["F", "M", "R"], case_sensitive=False),
+              help="Your seat (default F; taken from the deal when one hand is given).")
+@click.option("--contract", "contract", metavar="NAME",
+              help="Only this contract (three, lower, two, one, solo).")
+@click.option("--talon", metavar="t1,..,t6",
+              help="The exposed talon in table order: advise group, discard and after-talon "
+                   "announcements for --contract.")
+@click.option("--samples", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
+              help="Worlds (sampled deals) per contract.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0,
+              show_default=True, metavar="SECONDS",
+              help="Answer within this time with the worlds done so far.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Random seed: the same seed gives the same worlds and numbers.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Worker processes (results do not depend on it).")
+@click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the advice table (NOTATION.md 5.3 advice schema) to FILE.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
+              help="Plot the card-point distribution per contract to FILE.png (matplotlib).")
+@click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+@click.pass_obj
+def command(settings: Settings, words: tuple[str, ...], seat: str | None, contract: str | None,
+            talon: str | None, samples: int, time_limit: float, seed: int, jobs: int,
+            as_json: bool, csv_path: str | None, plot_path: str | None,
+            no_progress: bool) -> None:
+    """Bidding advice for one hand: P(make), expected card points and net game points
+    per contract and announcement, with standard errors, and a recommendation.
+
+    HAND is 16 cards in any notation (compact "21,20,16,15,7,5,2,1.K.KQ.K97.Q9" or free
+    form), or a partial deal such as "F:<hand> - -/?".  Without HAND a demo hand is used.
+    """
+    rules = load_rules(settings.rules, settings.opts)
+    if plot_path:
+        _require_matplotlib()
+    with capture_warnings() as messages:
+        inp = read_advice_input(" ".join(words), seat, talon)
+    for message in messages:
+        click.echo(f"Warning: {message}", err=True)
+    contracts = (rules.contract_key(contract),) if contract else None
+    if inp.talon is not None and contracts is None:
+        raise click.UsageError("--talon needs --contract (the contract that exposed the "
+                               "talon: " + ", ".join(c for c in rules.contracts if c != "solo")
+                               + ").")
+    req = AdviceRequest(hand=inp.hand, seat=inp.seat, rules_name=rules.name,
+                        overrides=dict(settings.opts), contracts=contracts, talon=inp.talon,
+                        others=inp.others, samples=samples, time_limit=time_limit, seed=seed,
+                        jobs=jobs, race=RaceConfig(), progress=not no_progress)
+    adv = advise(req)
+
+    if csv_path:
+        adv.table.to_csv(csv_path, index=False, na_rep="",
+                         float_format="%.6g")
+    if plot_path:
+        plot_points(adv.points, plot_path, title=f"Declarer card points, seat "
+                    f"{SEATS[inp.seat]}")
+    if as_json:
+        out = {
+            "hand": format_cards(inp.hand), "seat": SEATS[inp.seat], "demo": inp.demo,
+            "rules": rules.name, "rule_options": rules.describe_overrides(),
+            "talon": format_cards(inp.talon) if inp.talon else None,
+            "meta": adv.meta, "recommendation": adv.recommendation,
+            "table": _records(adv.table), "announcements": _records(adv.announcements),
+            "exchanges": _records(adv.exchanges),
+        }
+        click.echo(json.dumps(_clean(out), default=_json_default, ensure_ascii=False, indent=2))
+        return
+    ascii_only = settings.ascii or not can_show_symbols(
+        getattr(click.get_text_stream("stdout"), "encoding", None))
+    names = {c: rules.contract_name(c) for c in rules.contracts}
+    click.echo(_header(inp, rules.name, adv.meta, ascii_only))
+    click.echo()
+    click.echo(plain(_text_table(contract_text(adv.table, names)), ascii_only))
+    if adv.exchanges is not None and not adv.exchanges.empty:
+        click.echo()
+        click.echo("Exchanges raced on inner samples (the chosen one is evaluated on fresh worlds "
+                   "above):")
+        click.echo(plain(_text_table(adv.exchanges.round(2)), ascii_only))
+    click.echo()
+    click.echo("Announcements (gain in net game points over plain play of the same contract):")
+    click.echo(plain(_text_table(announcements_text(adv.announcements, names)), ascii_only))
+    birds = sorted({b for levels in adv.meta["birds"].values() for b in levels})
+    if birds:
+        click.echo(plain(f"  {', '.join(b.capitalize() for b in birds)}: not evaluated yet — "
+                         "birds need the game-point solver; the nets above count no bird items "
+                         "(silent outcome only).", ascii_only))
+    click.echo()
+    click.echo(plain(recommendation_text(adv.recommendation, names), ascii_only))
+
+
+def _header(inp, rules_name: str, meta: dict, ascii_only: bool) -> str:
+    worlds = meta["worlds"]
+    counts = sorted(set(worlds.values()))
+    done = (f"{counts[0]} worlds" if len(counts) == 1
+            else ", ".join(f"{c} {n}" for c, n in worlds.items()) + " worlds")
+    head = (f"Advice for {SEATS[inp.seat]}{' (demo hand)' if inp.demo else ''}: "
+            f"{hand_line(inp.hand, ascii=ascii_only)}\n"
+            f"rules: {rules_name}   seed {meta['seed']}   {done} in {meta['seconds']:.1f} s")
+    if meta["worlds_complete"] < meta["samples_requested"]:
+        head += f" (time limit reached; {meta['samples_requested']} requested)"
+    if inp.talon:
+        head += f"\ntalon: {format_cards(inp.talon)}"
+    return head
+
+
+def _require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise click.UsageError("--plot needs matplotlib: pip install 'tarock-solver[plot]'.") \
+            from None

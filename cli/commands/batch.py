@@ -1,0 +1,141 @@
+"""`tarock batch`: analyse every deal of a file — resumable, parallel, on Dask if wanted."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from cli.main import Settings
+from tarock_solver.batch import (
+    DEFAULT_CHUNK_SIZE,
+    BatchSettings,
+    BatchSummary,
+    RecordError,
+    available_modes,
+    default_output,
+    plan_batch,
+    run_batch,
+)
+
+#: Bad records shown on stderr; the errors file always has all of them.
+_SHOW_ERRORS = 20
+#: Exit status when --strict is given and a record failed (NOTATION.md section 7).
+EXIT_FAILED_RECORDS = 3
+
+
+def _split(values: tuple[str, ...]) -> list[str] | None:
+    """Repeatable options that also take comma-separated lists: --contract solo,three."""
+    items = [v.strip() for value in values for v in value.split(",") if v.strip()]
+    return items or None
+
+
+def _where(source: str, error: RecordError) -> str:
+    where = source if error.line is None else f"{source}:{error.line}"
+    return f'{where} (id "{error.id}")' if error.id else where
+
+
+def _show_errors(source: str, errors: list[RecordError], total: int, errors_file: str) -> None:
+    for error in errors[:_SHOW_ERRORS]:
+        click.echo(f"Warning: {_where(source, error)}: {error.reason}", err=True)
+    if total > _SHOW_ERRORS:
+        click.echo(f"Warning: … and {total - _SHOW_ERRORS} more (all are listed in "
+                   f"{errors_file}).", err=True)
+
+
+def _summary_line(summary: BatchSummary) -> str:
+    resumed = f", {summary.resumed} from checkpoints" if summary.resumed else ""
+    rate = f", {summary.deals_per_second:.2f} deals/s" if summary.analysed else ""
+    return (f"Done: {summary.ok} deals ok{resumed}, {summary.failed} failed, "
+            f"{summary.rows} rows in {summary.seconds:.1f} s{rate} ({summary.executor}) "
+            f"-> {summary.output}")
+
+
+@click.command("batch")
+@click.argument("input_path", metavar="IN", type=click.Path(exists=True, dir_okay=False,
+                                                            path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Results file: .parquet, .csv or .jsonl (default IN with .results.parquet, "
+                   "or .results.csv without pyarrow).")
+@click.option("--mode", type=click.Choice(available_modes()), default="table", show_default=True,
+              help="table: double-dummy table of each deal; advise: bidding advice per hand.")
+@click.option("--contract", "contracts", multiple=True, metavar="NAME[,NAME]",
+              help="Only these contracts (repeatable; default all of the profile).")
+@click.option("--declarer", "declarers", multiple=True, metavar="SEAT[,SEAT]",
+              help="Only these declarer seats F, M, R (repeatable; default all).")
+@click.option("--rules", "rules_name", default=None, metavar="NAME",
+              help="Rule profile for records without their own (default: the global --rules).")
+@click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
+              help="Worker processes on this machine (0 = one per core).")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK_SIZE,
+              show_default=True, metavar="K", help="Deals per checkpointed chunk.")
+@click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
+              help="Run the chunks on this Dask distributed scheduler.")
+@click.option("--dask-local", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Run the chunks on a local Dask cluster of N worker processes.")
+@click.option("--strict", is_flag=True,
+              help=f"Exit with status {EXIT_FAILED_RECORDS} if any record failed (the run "
+                   f"still finishes the rest).")
+@click.option("--restart", is_flag=True,
+              help="Discard checkpoints of an earlier run (OUT.parts/) and start again.")
+@click.option("--no-timing", is_flag=True,
+              help="Leave solve_ms empty: the output is then byte-identical between runs.")
+@click.option("--node-limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="table mode: give up a deal whose table row needs more than N search "
+                   "nodes (it is listed as failed); default no limit.")
+@click.option("--samples", type=click.IntRange(min=1), default=100, show_default=True,
+              help="advise mode: sampled worlds per contract.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="advise mode: random seed.")
+@click.option("--keep-parts", is_flag=True, help="Keep OUT.parts/ after a successful run.")
+@click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+@click.pass_obj
+def command(settings: Settings, input_path: Path, output: Path | None, mode: str,
+            contracts: tuple[str, ...], declarers: tuple[str, ...], rules_name: str | None,
+            jobs: int, chunk_size: int, scheduler: str | None, dask_local: int | None,
+            strict: bool, restart: bool, no_timing: bool, node_limit: int | None,
+            samples: int, seed: int,
+            keep_parts: bool, no_progress: bool) -> None:
+    """Analyse every deal of IN (a .jsonl or .csv deal file, NOTATION.md section 5).
+
+    Results are checkpointed chunk by chunk in OUT.parts/: a run that is killed resumes
+    where it stopped when started again with the same arguments, and the output is the
+    same for any --jobs, --scheduler or --dask-local.  Bad records are skipped, listed
+    on stderr and in OUT.errors.csv (line, id, reason); the exit status is then 0 with a
+    warning, or 3 with --strict.
+    """
+    if scheduler is not None and dask_local is not None:
+        raise click.UsageError("give --scheduler or --dask-local, not both.")
+    if (scheduler is not None or dask_local is not None) and jobs != 1:
+        raise click.UsageError("--jobs is for this machine; with Dask the cluster's workers "
+                               "do the work (size it with --dask-local N or `dask worker`).")
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    out = output if output is not None else default_output(input_path)
+    batch_settings = BatchSettings.create(
+        mode=mode, rules=rules_name or settings.rules, opts=settings.opts,
+        contracts=_split(contracts), declarers=_split(declarers), timing=not no_timing,
+        samples=samples, seed=seed, node_limit=node_limit)
+
+    plan = plan_batch(input_path, chunk_size)
+    for message in plan.warnings:
+        click.echo(f"Warning: {message}", err=True)
+    errors_file = f"{out}.errors.csv"
+    if plan.input_errors:
+        _show_errors(str(input_path), list(plan.input_errors), len(plan.input_errors),
+                     errors_file)
+    summary = run_batch(plan, out, batch_settings, jobs=jobs, scheduler=scheduler,
+                        dask_local=dask_local, restart=restart, progress=not no_progress,
+                        keep_parts=keep_parts)
+    unreadable = set(plan.input_errors)
+    analysis_errors = [e for e in summary.errors if e not in unreadable]
+    if analysis_errors:
+        _show_errors(str(input_path), analysis_errors, len(analysis_errors), errors_file)
+    click.echo(_summary_line(summary), err=True)
+    if summary.failed:
+        click.echo(f"Warning: {summary.failed} record{'s' if summary.failed != 1 else ''} "
+                   f"failed ({summary.bad_lines} unreadable, {summary.analysis_failures} not "
+                   f"analysed); see {summary.errors_path}.", err=True)
+        if strict:
+            raise click.exceptions.Exit(EXIT_FAILED_RECORDS)

@@ -1,0 +1,52 @@
+"""Analyses built on the double-dummy solver.
+
+* :mod:`.ddtable` -- the double-dummy table of a known deal (`tarock solve`);
+* :mod:`.results` -- rows in the NOTATION 5.3 results schema and their files;
+* :mod:`.budget` -- a solver wrapper with node budgets.
+"""
+
+from __future__ import annotations
+
+from .budget import BudgetSolver
+from .ddtable import (
+    BestPlay,
+    DDRow,
+    DDTable,
+    OptionOutcome,
+    PlayOption,
+    best_play,
+    dd_table,
+    lead_values,
+    order_options,
+    play_options,
+    solve_contract,
+)
+from .results import (
+    RESULT_COLUMNS,
+    SCHEMA_VERSION,
+    empty_results,
+    read_results,
+    results_frame,
+    write_results,
+)
+
+__all__ = [
+    "RESULT_COLUMNS",
+    "SCHEMA_VERSION",
+    "BestPlay",
+    "BudgetSolver",
+    "DDRow",
+    "DDTable",
+    "OptionOutcome",
+    "PlayOption",
+    "best_play",
+    "dd_table",
+    "empty_results",
+    "lead_values",
+    "order_options",
+    "play_options",
+    "read_results",
+    "results_frame",
+    "solve_contract",
+    "write_results",
+]

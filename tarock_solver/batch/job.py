@@ -1,0 +1,156 @@
+"""A whole batch run: plan → checkpoints → executor → merge → summary.
+
+:func:`run_batch` is the library entry point behind ``tarock batch``.  Its contract:
+
+* **Nothing lost.**  Every finished chunk is checkpointed atomically before the next
+  result is taken; a run killed at any moment and started again with the same
+  arguments computes only the missing chunks.
+* **Same output everywhere.**  The final file is assembled from the checkpoints in
+  input order, so it is identical for any ``jobs``, executor or number of restarts
+  (byte-identical with ``timing=False``; otherwise only ``solve_ms`` differs).
+* **Bad records do not stop the run.**  They are listed in ``OUT.errors.csv`` (line,
+  id, reason) and counted in the summary.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .checkpoint import Checkpoint, parts_dir
+from .errors import BatchError
+from .merge import errors_path_for, output_format, write_errors, write_output
+from .modes import check_settings
+from .plan import BatchPlan
+from .runner import Executor, SerialExecutor, make_executor
+from .settings import BatchSettings
+from .worker import ChunkResult, ChunkTask, RecordError
+
+__all__ = ["BatchSummary", "run_batch"]
+
+
+@dataclass
+class BatchSummary:
+    """What a run did.
+
+    ``records`` counts the readable records of the input, ``bad_lines`` the lines that
+    could not be read, ``analysis_failures`` the records that could not be analysed;
+    ``errors`` lists both kinds in input order.  ``resumed`` records came from
+    checkpoints of an earlier run, ``analysed`` were computed now.
+    """
+
+    output: Path
+    errors_path: Path | None
+    executor: str
+    records: int
+    bad_lines: int
+    analysis_failures: int
+    resumed: int
+    analysed: int
+    rows: int
+    seconds: float
+    errors: list[RecordError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> int:
+        """Records analysed successfully (now or in an earlier, interrupted run)."""
+        return self.records - self.analysis_failures
+
+    @property
+    def failed(self) -> int:
+        """Bad lines plus records that could not be analysed."""
+        return self.bad_lines + self.analysis_failures
+
+    @property
+    def deals_per_second(self) -> float:
+        """Throughput of this run (records resumed from checkpoints do not count)."""
+        return self.analysed / self.seconds if self.seconds > 0 else 0.0
+
+
+def _progress_bar(total: int, initial: int, enabled: bool):  # -> tqdm | None
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="deal", desc="deals", file=sys.stderr,
+                dynamic_ncols=True, smoothing=0.1)
+
+
+def _pending(plan: BatchPlan, done: set[int]) -> Iterator[ChunkTask]:
+    return (plan.chunk(i) for i in range(plan.n_chunks) if i not in done)
+
+
+def run_batch(plan: BatchPlan, output: str | os.PathLike[str], settings: BatchSettings, *,
+              jobs: int = 1, scheduler: str | None = None, dask_local: int | None = None,
+              executor: Executor | None = None, restart: bool = False, progress: bool = False,
+              keep_parts: bool = False) -> BatchSummary:
+    """Analyse every record of ``plan`` and write ``output`` (format by extension).
+
+    The executor is ``executor`` if given, else the one chosen by ``jobs`` /
+    ``scheduler`` / ``dask_local``.  ``restart`` discards checkpoints of an earlier
+    run; ``keep_parts`` keeps ``OUT.parts/`` after success (it is removed otherwise).
+    Raises :class:`BatchError` for problems with the run as a whole; checkpoints
+    written before the error are kept, so the same call resumes.
+    """
+    out = Path(output)
+    output_format(out)  # fail before any work if the format cannot be written
+    settings = check_settings(settings)
+    started = time.perf_counter()
+    manifest = Checkpoint.make_manifest(
+        input_path=plan.input.resolve(), input_sha256=plan.input_sha256,
+        chunk_size=plan.chunk_size, chunks=plan.n_chunks, records=len(plan.records),
+        settings=settings.fingerprint())
+    with Checkpoint.open(parts_dir(out), manifest, restart=restart) as ckpt:
+        done = ckpt.done() & set(range(plan.n_chunks))
+        sizes = plan.chunk_sizes()
+        resumed = sum(sizes[i] for i in done)
+        analysed = 0
+        bar = _progress_bar(len(plan.records), resumed, progress)
+        owned = executor is None
+        try:
+            if len(done) < plan.n_chunks:
+                if executor is None:
+                    executor = make_executor(jobs=jobs, scheduler=scheduler,
+                                             dask_local=dask_local)
+                work_settings = settings if isinstance(executor, SerialExecutor) else \
+                    dataclasses.replace(settings, worker_threads=settings.worker_threads or 1)
+                for result in executor.run(_pending(plan, done), work_settings):
+                    _check_result(result, sizes)
+                    ckpt.save(result)
+                    analysed += result.deals
+                    if bar is not None:
+                        bar.update(result.deals)
+                        if result.failed:
+                            bar.set_postfix_str(f"failed {result.failed}", refresh=False)
+        finally:
+            if bar is not None:
+                bar.close()
+            if owned and executor is not None:
+                executor.close()
+        merged = write_output(ckpt, plan.n_chunks, out)
+        errors = sorted([*plan.input_errors, *merged.errors],
+                        key=lambda e: (e.line if e.line is not None else sys.maxsize,
+                                       e.id or ""))
+        errors_path = write_errors(errors_path_for(out), errors)
+    if not keep_parts:
+        ckpt.remove()
+    return BatchSummary(
+        output=out, errors_path=errors_path,
+        executor=executor.description if executor is not None else "none (all resumed)",
+        records=len(plan.records), bad_lines=len(plan.input_errors),
+        analysis_failures=len(merged.errors), resumed=resumed, analysed=analysed,
+        rows=merged.rows, seconds=time.perf_counter() - started, errors=errors)
+
+
+def _check_result(result: ChunkResult, sizes: list[int]) -> None:
+    # A result for a chunk that does not exist, or with the wrong number of deals, would
+    # poison the checkpoints; it can only come from a worker running other code.
+    if not 0 <= result.index < len(sizes) or result.deals != sizes[result.index]:
+        raise BatchError(f"a worker returned chunk {result.index} with {result.deals} deals, "
+                         f"which does not match the plan; are all workers running the same "
+                         f"version of tarock-solver?")

@@ -1,0 +1,93 @@
+"""What a batch run computes: the settings every worker needs, and their fingerprint.
+
+:class:`BatchSettings` travels to every worker (a spawned process or a Dask worker on
+another machine), so it holds only plain, picklable values.  Its
+:meth:`~BatchSettings.fingerprint` lists exactly the settings that can change the
+output; the checkpoint manifest stores it, so a resumed run never mixes chunks that
+were computed under different settings.  How the work is spread (jobs, executor) is
+deliberately not part of it: results never depend on that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import RulesError
+from ..rules import SEAT_NAMES
+
+__all__ = ["BatchSettings"]
+
+
+def _seats(values: Iterable[str] | None) -> tuple[str, ...] | None:
+    if values is None:
+        return None
+    seats: list[str] = []
+    for value in values:
+        seat = str(value).strip().upper()
+        if seat not in SEAT_NAMES:
+            raise RulesError(f'unknown seat "{value}"; seats are F (forehand), M (middlehand), '
+                             f"R (rearhand = dealer).")
+        if seat not in seats:
+            seats.append(seat)
+    # Seat order, not typing order: "--declarer R,F" and "--declarer F,R" are one run.
+    return tuple(s for s in SEAT_NAMES if s in seats)
+
+
+@dataclass(frozen=True)
+class BatchSettings:
+    """Settings of one batch run.
+
+    ``rules`` and ``opts`` are the run's profile and ``--opt`` overrides (a record's own
+    ``rules``/``options`` take precedence for that record).  ``contracts`` and
+    ``declarers`` restrict the table (``None`` = all).  ``timing=False`` writes no wall
+    times (``solve_ms`` is null), which makes outputs byte-identical between runs.
+    ``node_limit`` caps the search nodes of each table row (``None``: no cap).
+    ``samples`` and ``seed`` are the advice mode's worlds per contract and random seed.
+    ``worker_threads`` caps numba's threads inside worker processes so that ``--jobs N``
+    does not oversubscribe the cores; the main process keeps its own setting.
+    """
+
+    mode: str = "table"
+    rules: str = "dummett"
+    opts: tuple[tuple[str, str], ...] = ()
+    contracts: tuple[str, ...] | None = None
+    declarers: tuple[str, ...] | None = None
+    timing: bool = True
+    samples: int = 100
+    seed: int = 1
+    node_limit: int | None = None
+    worker_threads: int | None = field(default=None, compare=False)
+
+    @classmethod
+    def create(cls, *, mode: str = "table", rules: str = "dummett",
+               opts: Mapping[str, Any] | None = None, contracts: Iterable[str] | None = None,
+               declarers: Iterable[str] | None = None, timing: bool = True,
+               samples: int = 100, seed: int = 1, node_limit: int | None = None,
+               worker_threads: int | None = None) -> BatchSettings:
+        """Normalised settings: seats upper-case in seat order, options sorted."""
+        return cls(mode=str(mode), rules=str(rules),
+                   opts=tuple(sorted((str(k), str(v)) for k, v in (opts or {}).items())),
+                   contracts=None if contracts is None else tuple(dict.fromkeys(
+                       str(c).strip().lower() for c in contracts)),
+                   declarers=_seats(declarers), timing=bool(timing), samples=int(samples),
+                   seed=int(seed), node_limit=None if node_limit is None else int(node_limit),
+                   worker_threads=worker_threads)
+
+    @property
+    def opts_dict(self) -> dict[str, str]:
+        return dict(self.opts)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The settings that determine the output, as JSON-ready values."""
+        out: dict[str, Any] = {
+            "mode": self.mode, "rules": self.rules, "opts": [list(kv) for kv in self.opts],
+            "contracts": None if self.contracts is None else list(self.contracts),
+            "declarers": None if self.declarers is None else list(self.declarers),
+            "timing": self.timing}
+        if self.mode == "advise":  # sampling settings mean nothing to the exact table
+            out.update(samples=self.samples, seed=self.seed)
+        else:
+            out.update(node_limit=self.node_limit)
+        return out

@@ -1,0 +1,44 @@
+"""A cheap, deterministic stand-in for the double-dummy solver (adviser tests only).
+
+The adviser's logic — sampling, nested talon choice, racing, common random
+numbers, scoring, parallel runs — does not depend on how good the solver is,
+only on getting a number per position.  This stand-in makes the numbers
+depend on the hidden cards in a way that rewards knowing them (a suit the
+declarer keeps is lost when a defender is void in it and can trump), so the
+information-set test has something to detect.  Module-level functions so that
+spawned worker processes can unpickle them.
+"""
+
+from __future__ import annotations
+
+from tarock_solver.cards import GROUP_MASKS, TAROCK_MASK, thirds_of
+
+
+def fake_trick_points(positions):
+    """Declarer's 'trick points' of each ``(hands, declarer)``: a strength model."""
+    out = []
+    for hands, d in positions:
+        total = thirds_of(hands[0] | hands[1] | hands[2]) // 3
+        mine = hands[d]
+        defs = [hands[(d + 1) % 3], hands[(d + 2) % 3]]
+        t_mine = (mine & TAROCK_MASK).bit_count()
+        t_def = sum((h & TAROCK_MASK).bit_count() for h in defs)
+        share = t_mine / max(1, t_mine + t_def)
+        points = total * (0.25 + 0.75 * share)
+        for suit in GROUP_MASKS[1:]:
+            kept = mine & suit
+            if kept and any(not (h & suit) and h & TAROCK_MASK for h in defs):
+                # A defender can trump this suit: the declarer's cards in it are lost.
+                points -= thirds_of(kept) / 3 + 2
+        out.append(int(max(0, min(total, round(points)))))
+    return out
+
+
+def zero_trick_points(positions):
+    """A declarer who never wins a trick."""
+    return [0 for _ in positions]
+
+
+def all_trick_points(positions):
+    """A declarer who wins every trick (Valat)."""
+    return [thirds_of(h[0] | h[1] | h[2]) // 3 for h, _ in positions]

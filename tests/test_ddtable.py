@@ -1,0 +1,367 @@
+"""The double-dummy table (tarock_solver.analysis): budgeted solver, alpha-raising
+search over exchanges, table rows, scoring, and the results-schema files."""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import combinations
+
+import pandas as pd
+import pytest
+
+from tarock_solver.analysis import (
+    RESULT_COLUMNS,
+    BudgetSolver,
+    PlayOption,
+    best_play,
+    dd_table,
+    lead_values,
+    order_options,
+    play_options,
+    read_results,
+    results_frame,
+    solve_contract,
+    write_results,
+)
+from tarock_solver.analysis.ddtable import BOUND, EXACT, NOT_BETTER
+from tarock_solver.cards import bit, indices_of, mask_of, round_points, thirds_of
+from tarock_solver.deal import Deal
+from tarock_solver.errors import DealError, FileFormatError, RulesError
+from tarock_solver.notation import parse_deal
+from tarock_solver.rules import load_rules
+from tarock_solver.scoring import ScoreInput, score
+from tarock_solver.solver import Solver
+from tarock_solver.solver.reference import reference_value
+from tarock_solver.talon import exchanges
+
+# A full deal whose forehand is weak (Sküs and low pips), so every F row solves in
+# well under a second even before the kernel gets fast; the talon and the discards
+# still change his result (Solo 15, One 40, Two 50, Three 51 thirds).
+CHEAP = ("F:22.A234.A234.T987.987 21,18,15,14,13,11,8,6,2,1.QC.K.C.KC "
+         "20,19,16,12,10,9,7,5,4.J.QJ.J.QJT/SQ,SK,T17,T3,DC,HK")
+RULES = load_rules("dummett")
+
+
+@pytest.fixture(scope="module")
+def cheap() -> Deal:
+    deal = parse_deal(CHEAP)
+    assert isinstance(deal, Deal)
+    return deal
+
+
+def random_position(rng: random.Random, tricks: int) -> tuple[tuple[int, int, int], int, int]:
+    cards = rng.sample(range(54), 3 * tricks)
+    hands = tuple(mask_of(cards[i * tricks:(i + 1) * tricks]) for i in range(3))
+    return hands, rng.randrange(3), rng.randrange(3)  # type: ignore[return-value]
+
+
+# ----------------------------------------------------------------------------- BudgetSolver
+
+
+def test_budget_solver_agrees_with_solver_and_oracle():
+    rng = random.Random(11)
+    budget = BudgetSolver()
+    plain = Solver()
+    for _ in range(25):
+        hands, leader, declarer = random_position(rng, rng.randint(1, 4))
+        truth = reference_value(hands, leader, declarer)
+        assert budget.value(hands, leader, declarer) == truth
+        assert budget.value(hands, leader, declarer, node_limit=10**7) == truth
+        assert plain.value(hands, leader, declarer) == truth
+        for target in (truth - 1, truth, truth + 1):
+            assert budget.reaches(hands, leader, declarer, target) == (truth >= target)
+        expected = plain.card_values(hands, leader, declarer)
+        assert budget.card_values(hands, leader, declarer) == expected
+        assert budget.card_values(hands, leader, declarer, node_limit=10**7) == expected
+
+
+def test_budget_solver_card_values_mid_trick():
+    rng = random.Random(5)
+    budget = BudgetSolver()
+    for _ in range(10):
+        hands, leader, declarer = random_position(rng, 3)
+        # play one legal card of the leader, then ask for the follower's card values
+        lead = indices_of(hands[leader])[0]
+        rest = list(hands)
+        rest[leader] &= ~bit(lead)
+        want = Solver().card_values(rest, leader, declarer, trick=[lead])
+        assert budget.card_values(rest, leader, declarer, trick=[lead], node_limit=10**6) == want
+
+
+def test_budget_solver_gives_up_and_stays_correct(cheap):
+    budget = BudgetSolver()
+    hands = list(cheap.hands)
+    assert budget.value(hands, 0, 1, node_limit=500) is None
+    assert budget.last_aborted and budget.last_nodes <= 501
+    assert budget.reaches(hands, 0, 1, 30, node_limit=2) is None
+    assert budget.card_values(hands, 0, 1, node_limit=500) is None
+    # the table is still sound after aborted searches
+    rng = random.Random(3)
+    for _ in range(5):
+        small, leader, declarer = random_position(rng, 3)
+        assert budget.value(small, leader, declarer) == reference_value(small, leader, declarer)
+    with pytest.raises(ValueError):
+        budget.value(hands, 0, 1, node_limit=0)
+
+
+# ----------------------------------------------------------------------------- best_play
+
+
+def mini_exchange(rng: random.Random, tricks: int, take: int):
+    """A small end position with an 'exchange': the declarer keeps ``tricks`` of a pool
+    of ``tricks + take`` cards and the rest counts for him, like a discard."""
+    cards = rng.sample(range(54), 3 * tricks + take)
+    declarer = rng.randrange(3)
+    leader = rng.randrange(3)
+    pool = cards[:tricks + take]
+    others = [cards[tricks + take:2 * tricks + take], cards[2 * tricks + take:]]
+    hands = [0, 0, 0]
+    hands[(declarer + 1) % 3] = mask_of(others[0])
+    hands[(declarer + 2) % 3] = mask_of(others[1])
+    options = []
+    for kept in combinations(pool, tricks):
+        discard = mask_of(pool) & ~mask_of(kept)
+        options.append(PlayOption(mask_of(kept), thirds_of(discard)))
+    return hands, declarer, leader, options
+
+
+def oracle_total(hands, declarer, leader, option):
+    full = list(hands)
+    full[declarer] = option.hand
+    return option.base_thirds + 3 * reference_value(full, leader, declarer)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_best_play_equals_oracle_and_naive(seed):
+    rng = random.Random(seed)
+    hands, declarer, leader, options = mini_exchange(rng, rng.randint(2, 4), rng.randint(1, 3))
+    if seed % 2:
+        options = order_options(options)
+    totals = [oracle_total(hands, declarer, leader, o) for o in options]
+    best_total = max(totals)
+    first_best = options[totals.index(best_total)]
+
+    fast = best_play(BudgetSolver(), options, hands, declarer, leader=leader)
+    naive = best_play(BudgetSolver(), options, hands, declarer, leader=leader, raise_alpha=False)
+    for result in (fast, naive):
+        assert result.complete
+        assert result.best.thirds == best_total
+        assert result.best.option == first_best
+        assert len(result.outcomes) == len(options)
+    assert all(o.status == EXACT for o in naive.outcomes)
+    for outcome, total in zip(fast.outcomes, totals, strict=True):
+        if outcome.status == EXACT:
+            assert outcome.thirds == total
+        else:
+            assert outcome.status in (NOT_BETTER, BOUND)
+            assert total <= best_total
+    assert fast.exact_solves <= naive.exact_solves
+
+
+def test_best_play_budget_marks_the_rest(cheap):
+    options = [PlayOption(e.hand_after, e.declarer_pile_thirds, e)
+               for e in exchanges(cheap.hands[1], cheap.talon, "three")]
+    result = best_play(BudgetSolver(), options, cheap.hands, 1, node_limit=2000)
+    assert not result.complete
+    assert result.nodes <= 2001
+    statuses = [o.status for o in result.outcomes]
+    assert len(statuses) == len(options)
+    assert "aborted" in statuses
+    assert statuses[statuses.index("aborted") + 1:] == \
+        ["unsearched"] * (len(statuses) - statuses.index("aborted") - 1)
+
+
+# ----------------------------------------------------------------------------- table rows
+
+
+def brute_force(deal, declarer, contract, skip_equivalent):
+    solver = Solver()
+    best = None
+    for e in exchanges(deal.hands[declarer], deal.talon, contract,
+                       skip_equivalent=skip_equivalent):
+        hands = list(deal.hands)
+        hands[declarer] = e.hand_after
+        total = e.declarer_pile_thirds + 3 * solver.value(hands, 0, declarer)
+        best = total if best is None else max(best, total)
+    return best
+
+
+@pytest.mark.parametrize("contract,skip", [("solo", False), ("one", False), ("two", True),
+                                           ("three", True)])
+def test_row_equals_brute_force_over_exchanges(cheap, contract, skip):
+    row = solve_contract(cheap, "F", contract, RULES)
+    assert row.complete
+    assert row.declarer_thirds == brute_force(cheap, 0, contract, skip)
+    # the reported exchange really gives the reported total
+    hands = list(cheap.hands)
+    hands[0] = row.hand_after
+    assert thirds_of(row.discard) + 3 * Solver().value(hands, 0, 0) == row.declarer_thirds
+    assert row.declarer_points == round_points(row.declarer_thirds)
+    assert row.made == (row.declarer_thirds >= RULES.win_thirds)
+    taken = {e.group_label: e for e in exchanges(cheap.hands[0], cheap.talon, contract)}
+    assert row.talon_group in taken
+    if contract == "solo":
+        assert row.talon_group == "" and row.discard == 0
+        assert row.hand_after == cheap.hands[0]
+        assert row.defenders_talon == cheap.talon_mask
+    else:
+        assert row.hand_after | row.discard == cheap.hands[0] | taken[row.talon_group].taken
+
+
+def test_alpha_raising_row_equals_naive_row(cheap):
+    for contract in ("one", "two"):
+        fast = solve_contract(cheap, 0, contract, RULES)
+        naive = solve_contract(cheap, 0, contract, RULES, raise_alpha=False)
+        assert (fast.declarer_thirds, fast.talon_group, fast.discard) == \
+            (naive.declarer_thirds, naive.talon_group, naive.discard)
+        # the naive method solves every distinct kept hand once (equal hands share)
+        distinct = {o.hand for o in play_options(cheap, 0, contract, RULES)}
+        assert naive.exact_solves == len(distinct) and naive.tests == 0
+        assert fast.exact_solves < naive.exact_solves
+
+
+def test_lower_is_three_solved_once(cheap):
+    table = dd_table(cheap, RULES, declarers=["F"], contracts=["lower", "three"])
+    three, lower = table.rows
+    assert (three.contract, lower.contract) == ("three", "lower")
+    assert lower.same_play_as == "three" and lower.nodes == 0
+    assert (lower.declarer_thirds, lower.talon_group, lower.discard) == \
+        (three.declarer_thirds, three.talon_group, three.discard)
+    assert lower.score.game_value == RULES.game_value("lower")
+    assert three.score.game_value == RULES.game_value("three")
+    only_lower = solve_contract(cheap, 0, "lower", RULES)
+    assert only_lower.declarer_thirds == three.declarer_thirds
+
+
+def test_rows_score_the_plain_game_with_hand_bonuses(cheap):
+    table = dd_table(cheap, RULES, declarers=["F"], contracts=["one", "solo"])
+    for row in table.rows:
+        expected = score(RULES, ScoreInput(contract=row.contract, declarer=0,
+                                           declarer_thirds=row.declarer_thirds,
+                                           declarer_hand=row.hand_after, dealt=cheap.hands))
+        assert row.score.written == expected.written
+        assert sum(row.score.nets) == 0
+        assert row.score.net_declarer == row.score.nets[0]
+        assert row.valat is False
+
+
+def test_table_selection_and_bad_input(cheap):
+    table = dd_table(cheap, RULES, declarers=["F"], contracts=["solo"])
+    assert [(r.declarer_name, r.contract) for r in table.rows] == [("F", "solo")]
+    assert table.row("F", "solo") is table.rows[0]
+    with pytest.raises(RulesError):
+        dd_table(cheap, RULES, declarers=["F"], contracts=["grand"])
+    with pytest.raises(RulesError):
+        dd_table(cheap, load_rules("beck"), declarers=["F"], contracts=["lower"])
+    partial = parse_deal("F:22.A234.A234.T987.987 - -/?")
+    with pytest.raises(DealError):
+        dd_table(partial, RULES)
+    broken = Deal(hands=(cheap.hands[0], cheap.hands[1], cheap.hands[1]), talon=cheap.talon)
+    with pytest.raises(DealError):
+        dd_table(broken, RULES)
+
+
+def test_node_limit_gives_incomplete_rows(cheap):
+    table = dd_table(cheap, RULES, declarers=["M"], contracts=["three", "lower"],
+                     node_limit=3000)
+    three, lower = table.rows
+    assert not three.complete and not lower.complete
+    assert three.nodes <= 3001
+    assert three.score is None and three.made in (None, True)
+    assert table.result_records() == []
+    with pytest.raises(ValueError):
+        three.result_record(RULES)
+    assert three.to_json()["complete"] is False
+
+
+def test_lead_values_match_the_row(cheap):
+    row = solve_contract(cheap, 0, "one", RULES)
+    values = lead_values(cheap, row)
+    assert set(values) == set(indices_of(row.hand_after))
+    # F is the declarer and leads: his best lead gives exactly the row's total
+    assert max(values.values()) == row.declarer_thirds
+    defended = solve_contract(cheap, 1, "solo", RULES, node_limit=2 * 10**6)
+    if defended.complete:
+        values = lead_values(cheap, defended)
+        assert min(values.values()) == defended.declarer_thirds
+
+
+# ----------------------------------------------------------------------------- results files
+
+
+@pytest.fixture(scope="module")
+def frame(cheap) -> pd.DataFrame:
+    table = dd_table(cheap, RULES, declarers=["F"], contracts=["three", "lower", "solo"])
+    return table.results_frame(deal_id="cheap", seed=7)
+
+
+def test_results_frame_follows_the_schema(frame):
+    assert list(frame.columns) == list(RESULT_COLUMNS)
+    assert len(frame) == 3
+    assert str(frame["points_thirds"].dtype) == "Int16"
+    assert str(frame["made"].dtype) == "boolean"
+    assert str(frame["seed"].dtype) == "Int64"
+    for row in frame.itertuples():
+        assert row.schema == 1 and row.deal_id == "cheap" and row.option == "plain"
+        assert row.points == round_points(row.points_thirds)
+        assert row.margin_thirds == row.points_thirds - RULES.win_thirds
+        assert row.net_F + row.net_M + row.net_R == 0
+        assert row.net_declarer == row.net_F
+    solo = frame[frame["contract"] == "solo"].iloc[0]
+    assert solo["talon_pick"] == "" and solo["discard"] == ""
+    assert frame["multiplier"].tolist() == [RULES.multiplier(c) for c in ("three", "lower", "solo")]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
+def test_results_round_trip(frame, tmp_path, suffix):
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    path = tmp_path / f"out{suffix}"
+    write_results(frame, path)
+    back = read_results(path)
+    pd.testing.assert_frame_equal(back, frame)
+
+
+def test_results_csv_and_jsonl_text(frame, tmp_path):
+    path = tmp_path / "out.csv"
+    write_results(frame, path)
+    write_results(frame, path, append=True)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == ",".join(RESULT_COLUMNS)
+    assert len(lines) == 1 + 2 * len(frame)
+    made = lines[1].split(",")[list(RESULT_COLUMNS).index("made")]
+    assert made in ("true", "false")
+    with_null = results_frame([{**frame.iloc[0].to_dict(), "seed": None}])
+    write_results(with_null, tmp_path / "null.csv")
+    assert (tmp_path / "null.csv").read_text().splitlines()[1].endswith(",")
+    jsonl = tmp_path / "out.jsonl"
+    write_results(with_null, jsonl)
+    obj = json.loads(jsonl.read_text(encoding="utf-8"))
+    assert obj["seed"] is None and isinstance(obj["made"], bool)
+
+
+def test_results_parquet_dictionary_columns(frame, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    path = tmp_path / "out.parquet"
+    write_results(frame, path)
+    schema = pq.read_schema(path)
+    assert pa.types.is_dictionary(schema.field("declarer").type)
+    assert pa.types.is_dictionary(schema.field("contract").type)
+    with pytest.raises(FileFormatError):
+        write_results(frame, path, append=True)
+
+
+def test_results_bad_input(tmp_path):
+    with pytest.raises(ValueError):
+        results_frame([{"schema": 1, "declarerr": "F"}])
+    with pytest.raises(FileFormatError):
+        write_results(results_frame([]), tmp_path / "out.xlsx")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"schema": 1}\n{oops\n', encoding="utf-8")
+    with pytest.raises(FileFormatError, match="bad.jsonl:2"):
+        read_results(bad)
+    with pytest.raises(FileFormatError):
+        read_results(tmp_path / "missing.csv")
