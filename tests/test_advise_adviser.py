@@ -180,3 +180,19 @@ def test_points_and_thirds_are_consistent_for_talon_contracts() -> None:
     # Two: the declarer's pile is 3k + 2 cards, so his exact total is always whole + 2/3.
     assert all(t % 3 == 2 for t in st.thirds)
     assert [round_points(int(t)) for t in st.thirds] == list(st.points)
+
+
+def test_no_kings_and_no_trull_are_judged_per_exchange() -> None:
+    """A hand without Kings or Trull cards: the "no ..." items are offered and scored; an
+    after-talon one is never announced after taking a King."""
+    hand = parse_hand("20,19,18,17,16,15,14,13,12.QC.QC.QC.Q")
+    adv = advise(request(hand=hand, contracts=("three",), samples=8))
+    options = set(adv.table["option"])
+    assert {"no_kings@after", "no_kings@before", "no_trull@after", "no_trull@before"} <= options
+    st = {(x.contract, x.option): x for x in option_stats_of(adv)}
+    r = row(adv, "three", "no_kings@after")
+    assert 0 <= r["announce_rate"] <= 1
+    # Before the talon it is always announced; it succeeds exactly when the game is made
+    # and the taken group holds no King (dummett: a broken one loses the game).
+    before = st[("three", "no_kings@before")]
+    assert list(before.success) == list(before.made)

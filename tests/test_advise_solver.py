@@ -22,6 +22,14 @@ SMALL = RaceConfig(per_group=(("three", 2), ("lower", 2), ("two", 1), ("one", 1)
                    schedule=(2,), talon_schedule=(2, 4))
 
 
+@pytest.fixture(autouse=True)
+def _slow_only_when_selected(request):
+    """Slow checks run only when asked for with ``-m slow`` (they take minutes)."""
+    if request.node.get_closest_marker("slow") and "slow" not in (
+            request.config.getoption("markexpr") or ""):
+        pytest.skip("slow: run with -m slow")
+
+
 def solo(hand: int, samples: int, seed: int = 1, **kw):
     return advise(AdviceRequest(hand=hand, seat=0, contracts=("solo",), samples=samples,
                                 time_limit=None, seed=seed, race=SMALL, **kw))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import click
@@ -138,4 +139,6 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
                    f"failed ({summary.bad_lines} unreadable, {summary.analysis_failures} not "
                    f"analysed); see {summary.errors_path}.", err=True)
         if strict:
-            raise click.exceptions.Exit(EXIT_FAILED_RECORDS)
+            # sys.exit, not ctx.exit: the entry point runs click with standalone_mode=False,
+            # where click turns ctx.exit(n) into a return value that is then dropped.
+            sys.exit(EXIT_FAILED_RECORDS)

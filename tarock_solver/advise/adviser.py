@@ -25,17 +25,12 @@ numbers are identical for any number of worker processes.
 
 from __future__ import annotations
 
-import math
 import multiprocessing
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
-from ..cards import round_points
 from ..errors import RulesError
 from ..talon import TALON_TAKE, Exchange
 from .announcements import (
@@ -44,7 +39,7 @@ from .announcements import (
     enumerate_annsets,
 )
 from .candidates import shortlist
-from .evaluate import CardPointEvaluator, Evaluator, PlayTask, Scorer, item_success
+from .evaluate import CardPointEvaluator, Evaluator, PlayTask, Scorer
 from .race import RaceResult, run_race, task_for
 from .rulesview import RulesView
 from .sampling import (
@@ -536,19 +531,6 @@ def advise(req: AdviceRequest, evaluator: Evaluator | None = None):
                          options=stats)
 
 
-def default_jobs() -> int:
-    return max(1, os.cpu_count() or 1)
-
-
-def binomial_se(p: float, n: int) -> float:
-    return math.sqrt(max(p * (1 - p), 0.0) / n) if n > 0 else math.nan
-
-
-def points_of(thirds: np.ndarray) -> np.ndarray:
-    """Rounded card points P of an array of thirds."""
-    return np.array([round_points(int(t)) for t in thirds], dtype=np.int64)
-
-
 __all__ = [
     "AdviceRequest",
     "advise",
@@ -559,9 +541,5 @@ __all__ = [
     "WorldResult",
     "WorldRunner",
     "WorldSolver",
-    "binomial_se",
-    "default_jobs",
-    "item_success",
     "make_plans",
-    "points_of",
 ]

@@ -118,12 +118,9 @@ class Policy:
         return after <= self.after_allowed
 
 
-def _policy_name(before: frozenset[str], after: frozenset[str], conditional: bool) -> str:
+def _policy_name(before: frozenset[str], after: frozenset[str]) -> str:
     parts = [f"{n}@before" for n in before] + [f"{n}@after" for n in after]
-    if not parts:
-        return "plain"
-    name = ";".join(sorted(parts))
-    return name
+    return ";".join(sorted(parts)) if parts else "plain"
 
 
 def build_policies(annsets: list[AnnSet], talon_contract: bool) -> list[Policy]:
@@ -148,11 +145,11 @@ def build_policies(annsets: list[AnnSet], talon_contract: bool) -> list[Policy]:
         for b in befores:
             after = frozenset(after_part(s) for s in annsets if before_part(s) == b)
             allowed = frozenset().union(*after) if after else frozenset()
-            policies.append(Policy("best:" + _policy_name(b, allowed, True), b, allowed, "combo"))
+            policies.append(Policy("best:" + _policy_name(b, allowed), b, allowed, "combo"))
     else:
         for s in annsets:
             if len(s) > 1:
                 after = after_part(s)
-                policies.append(Policy(_policy_name(frozenset(), after, False), frozenset(),
+                policies.append(Policy(_policy_name(frozenset(), after), frozenset(),
                                        after, "combo", True))
     return policies

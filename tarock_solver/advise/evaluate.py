@@ -25,7 +25,8 @@ from typing import Protocol
 import numpy as np
 
 from ..cards import KINGS_MASK, TRULL_MASK, thirds_of
-from .announcements import TARGET_POINTS, AnnSet
+from ..errors import RulesError
+from .announcements import TARGET_POINTS, AnnSet, eligible_after
 
 #: The cards whose holders matter to the scoring when no bird is scored: hand
 #: bonuses (Trull, Köpfe, four Kings) and the "no Trull / no Kings" conditions.
@@ -60,7 +61,7 @@ class Outcome:
     thirds: np.ndarray  # int, declarer's card points in thirds
     valat: np.ndarray  # bool, the declarer took all 16 tricks
     made: np.ndarray  # bool, the game item (or the target replacing it) succeeded
-    net: np.ndarray  # float, declarer's zero-sum net game points
+    net: np.ndarray  # float, declarer's zero-sum net game points; NaN: set impossible here
 
 
 class Evaluator(Protocol):
@@ -162,8 +163,17 @@ class Scorer:
             nets = np.empty(len(self.annsets))
             made = np.empty(len(self.annsets), dtype=bool)
             for i, annset in enumerate(self.annsets):
-                nets[i], made[i] = self.score_fn(self.contract, d, annset, thirds, valat,
-                                                 task.dealt, hand_after, defenders)
+                if not eligible_after(annset, hand_after):
+                    # Not announceable after this exchange; the race masks these cells.
+                    nets[i], made[i] = np.nan, False
+                    continue
+                try:
+                    nets[i], made[i] = self.score_fn(self.contract, d, annset, thirds, valat,
+                                                     task.dealt, hand_after, defenders)
+                except RulesError:
+                    # An impossible scenario for this exchange, e.g. after-talon items
+                    # when a broken before-talon "no ..." ended the game at the talon.
+                    nets[i], made[i] = np.nan, False
             hit = (nets, made)
             self._cache[key] = hit
         n = len(self.annsets)

@@ -124,15 +124,17 @@ def run_race(
             break
         keep_n = (len(alive) + 1) // 2
         keep: set[int] = set()
+        possible = elig[alive] & ~np.isnan(means)
         for p in racing:
-            allowed = pmask[p][None, :] & elig[alive]
+            allowed = pmask[p][None, :] & possible
             score = np.where(allowed, means, -np.inf).max(axis=1)
             order = np.argsort(-score, kind="stable")
             keep.update(alive[i] for i in order[:keep_n])
         alive = [e for e in alive if e in keep]
         means = np.array([np.mean(nets[e], axis=0) for e in alive])
     choices: list[Choice] = []
-    elig_alive = elig[alive]
+    # A set whose score is NaN is impossible after that exchange (scoring refused it).
+    elig_alive = elig[alive] & ~np.isnan(means)
     for p in range(len(policies)):
         c = best_choice(means, pmask[p][None, :] & elig_alive)
         if c is None:  # nothing eligible (cannot happen for plain); fall back to plain play

@@ -345,13 +345,15 @@ def recommendation_text(rec: dict, names: dict[str, str]) -> str:
                 f" (passing scores 0){noise}.")
     line = (f"Recommendation: bid {label(rec['contract'], rec['option'])}: "
             f"E[net] {_pm(rec['mean_net'], rec['mean_net_se'])} game points vs 0 for passing")
-    if rec.get("vs_pass_within_noise"):
+    if not math.isfinite(rec["mean_net_se"]):
+        line += f" ({rec['samples']} world: no error bar yet)"
+    elif rec.get("vs_pass_within_noise"):
         line += " (within noise of passing)"
     ru = rec.get("runner_up")
     if ru:
         line += (f"; next best {label(ru['contract'], ru['option'])} "
                  f"{_fmt(ru['mean_net'], 1, True)}, difference {_pm(ru['difference'], ru['difference_se'])}")
-        if ru["within_noise"]:
+        if ru["within_noise"] and math.isfinite(ru["difference_se"]):
             line += " — within noise"
     return line + "."
 

@@ -3,9 +3,14 @@
 * :mod:`.ddtable` -- the double-dummy table of a known deal (`tarock solve`);
 * :mod:`.results` -- rows in the NOTATION 5.3 results schema and their files;
 * :mod:`.budget` -- a solver wrapper with node budgets.
+
+The results names are loaded on first use, so that importing the table does not
+import pandas (it costs half a second of every `tarock solve` start).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from .budget import BudgetSolver
 from .ddtable import (
@@ -21,14 +26,9 @@ from .ddtable import (
     play_options,
     solve_contract,
 )
-from .results import (
-    RESULT_COLUMNS,
-    SCHEMA_VERSION,
-    empty_results,
-    read_results,
-    results_frame,
-    write_results,
-)
+
+_RESULTS_NAMES = ("RESULT_COLUMNS", "SCHEMA_VERSION", "empty_results", "read_results",
+                  "results_frame", "write_results")
 
 __all__ = [
     "RESULT_COLUMNS",
@@ -50,3 +50,11 @@ __all__ = [
     "solve_contract",
     "write_results",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RESULTS_NAMES:
+        from . import results
+
+        return getattr(results, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

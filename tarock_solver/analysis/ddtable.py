@@ -40,7 +40,6 @@ from ..rules import Rules
 from ..scoring import ScoreInput, ScoreResult, score
 from ..talon import Exchange, exchanges
 from .budget import BudgetSolver
-from .results import SCHEMA_VERSION
 
 __all__ = [
     "LEADER",
@@ -322,6 +321,8 @@ class DDRow:
         if not self.complete or self.score is None or self.declarer_thirds is None:
             raise ValueError(f"row {self.declarer_name} {self.contract} is incomplete (the node "
                              "budget ran out); it has no results-schema record")
+        from .results import SCHEMA_VERSION  # pandas loads only when results are wanted
+
         sc = self.score
         return {
             "schema": SCHEMA_VERSION,

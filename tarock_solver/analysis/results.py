@@ -82,7 +82,7 @@ RESULT_DTYPES: dict[str, str] = {c: _PANDAS_DTYPE[t] for c, t in RESULT_COLUMNS.
 
 #: Text columns where "empty" is an ordinary value (an empty discard in Solo, no
 #: options); CSV cannot tell it from null, so these read back as "".
-_EMPTY_TEXT_COLUMNS = ("rule_options", "option", "talon_pick", "discard", "birds")
+_EMPTY_TEXT_COLUMNS = ("deal_id", "rule_options", "option", "talon_pick", "discard", "birds")
 #: Dictionary-encoded in Parquet.
 _DICTIONARY_COLUMNS = ("declarer", "contract")
 

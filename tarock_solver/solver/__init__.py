@@ -2,6 +2,7 @@
 (:mod:`.api`) and a brute-force oracle (:mod:`.reference`)."""
 
 from .api import (
+    NodeLimitExceeded,
     Position,
     Solver,
     SolveStats,
@@ -12,6 +13,7 @@ from .api import (
 )
 
 __all__ = [
+    "NodeLimitExceeded",
     "Position",
     "Solver",
     "SolveStats",

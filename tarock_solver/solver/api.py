@@ -19,14 +19,15 @@ share work by using one ``Solver``.
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..cards import BIRD_CARD, CARD_IDS, FULL_MASK, N_CARDS, bit
+from ..cards import CARD_IDS, FULL_MASK, N_CARDS, bit
 from ..errors import DealError, RulesError
 from ..play import legal_moves, reserved_mask
 from . import kernel
@@ -47,6 +48,10 @@ class Position(NamedTuple):
     declarer: int
     trick: Sequence[int] = ()
     restrictions: Iterable[str] | None = None
+
+
+class NodeLimitExceeded(RuntimeError):
+    """A search ran over the node budget of its :class:`Solver` (``max_nodes``)."""
 
 
 @dataclass
@@ -75,13 +80,20 @@ class _Prepared:
     ntrick: int
     declarer: int
     birds: int
-    extra: dict[str, Any] = field(default_factory=dict)
+
+    def args(self) -> tuple[Any, ...]:
+        """The leading arguments shared by every kernel entry point."""
+        return self.hands, self.leader, self.tcards, self.ntrick, self.declarer, self.birds
 
 
 # ----------------------------------------------------------------- validation
 
 def _card_name(c: int) -> str:
     return CARD_IDS[c]
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def _seat(value: Any, what: str) -> int:
@@ -157,15 +169,15 @@ def prepare(hands: Sequence[int], leader: int, declarer: int, *, trick: Sequence
                                 f"{SEAT_NAMES[s]}")
     n = masks[leader].bit_count() + (1 if trick else 0)
     if n > 16:
-        raise DealError(f"hand {SEAT_NAMES[leader]} has {n} cards; a hand holds at most 16")
+        raise DealError(f"hand {SEAT_NAMES[leader]} has {_cards(n)}; a hand holds at most 16")
     for off in range(3):
         s = (leader + off) % 3
         want = n - 1 if off < len(trick) else n
         have = masks[s].bit_count()
         if have != want:
             raise DealError(
-                f"hand {SEAT_NAMES[s]} has {have} cards; with {SEAT_NAMES[leader]} leading and "
-                f"{len(trick)} card(s) played to the current trick it needs {want}")
+                f"hand {SEAT_NAMES[s]} has {_cards(have)}; with {SEAT_NAMES[leader]} leading "
+                f"and {_cards(len(trick))} played to the current trick it needs {want}")
     # Every card of the current trick must have been a legal play.
     trick_no = 17 - n
     for off, c in enumerate(trick):
@@ -200,12 +212,14 @@ class Solver:
     Not safe for concurrent use from several threads.
     """
 
-    def __init__(self, tt_bits: int | None = None) -> None:
+    def __init__(self, tt_bits: int | None = None, *, max_nodes: int | None = None) -> None:
         self.tt_bits = _check_tt_bits(tt_bits)
         self.tt = np.zeros((1 << self.tt_bits, 4), dtype=np.int64)
         self.stats = SolveStats()
         self._counters = np.zeros(kernel.NSTATS, dtype=np.int64)
         self.last_nodes = 0
+        #: Node budget of one call (None: unlimited); over it, :class:`NodeLimitExceeded`.
+        self.max_nodes = max_nodes
 
     def clear(self) -> None:
         """Empty the transposition table (never needed for correctness)."""
@@ -214,12 +228,15 @@ class Solver:
     def reset_stats(self) -> None:
         self.stats = SolveStats()
 
-    def _run(self, fn, *args) -> Any:
-        self._counters.fill(0)
-        t0 = time.perf_counter()
-        result = fn(*args, self.tt, self._counters)
-        dt = time.perf_counter() - t0
+    def _run(self, call: Callable[[np.ndarray, np.ndarray], Any]) -> Any:
+        """Run ``call(tt, counters)``, book its work, enforce the node budget."""
         c = self._counters
+        c.fill(0)
+        if self.max_nodes is not None:
+            c[kernel.ST_LIMIT] = max(1, int(self.max_nodes))
+        t0 = time.perf_counter()
+        result = call(self.tt, c)
+        dt = time.perf_counter() - t0
         self.last_nodes = int(c[kernel.ST_NODES])
         st = self.stats
         st.nodes += self.last_nodes
@@ -228,29 +245,30 @@ class Solver:
         st.bound_cutoffs += int(c[kernel.ST_QB_CUTS])
         st.solves += 1
         st.seconds += dt
+        if c[kernel.ST_ABORTED]:
+            # an aborted search stores nothing, so the table is still sound
+            raise NodeLimitExceeded(
+                f"search stopped after {self.last_nodes} nodes (max_nodes={self.max_nodes})")
         return result
 
     def value(self, hands: Sequence[int], leader: int, declarer: int, *,
               trick: Sequence[int] = (), restrictions: Iterable[str] | None = None) -> int:
         """Exact future card points of the declarer (MTD(f) over null-window tests)."""
-        p = prepare(hands, leader, declarer, trick=trick, restrictions=restrictions)
-        return int(self._run(kernel.solve_exact, p.hands, p.leader, p.tcards, p.ntrick,
-                             p.declarer, p.birds))
+        a = prepare(hands, leader, declarer, trick=trick, restrictions=restrictions).args()
+        return int(self._run(lambda tt, c: kernel.solve_exact(*a, tt, c)))
 
     def value_full_window(self, hands: Sequence[int], leader: int, declarer: int, *,
                           trick: Sequence[int] = (),
                           restrictions: Iterable[str] | None = None) -> int:
         """Exact value by a single full-window search (a cross-check of :meth:`value`)."""
-        p = prepare(hands, leader, declarer, trick=trick, restrictions=restrictions)
-        return int(self._run(kernel.solve_window, p.hands, p.leader, p.tcards, p.ntrick,
-                             p.declarer, p.birds))
+        a = prepare(hands, leader, declarer, trick=trick, restrictions=restrictions).args()
+        return int(self._run(lambda tt, c: kernel.solve_window(*a, tt, c)))
 
     def reaches(self, hands: Sequence[int], leader: int, declarer: int, target: int, *,
                 trick: Sequence[int] = (), restrictions: Iterable[str] | None = None) -> bool:
         """Does the declarer take at least ``target`` points?  (One null-window test.)"""
-        p = prepare(hands, leader, declarer, trick=trick, restrictions=restrictions)
-        return bool(self._run(kernel.solve_target, p.hands, p.leader, p.tcards, p.ntrick,
-                              p.declarer, p.birds, int(target)))
+        a = prepare(hands, leader, declarer, trick=trick, restrictions=restrictions).args()
+        return bool(self._run(lambda tt, c: kernel.solve_target(*a, int(target), tt, c)))
 
     def card_values(self, hands: Sequence[int], leader: int, declarer: int, *,
                     trick: Sequence[int] = (),
@@ -260,20 +278,10 @@ class Solver:
         The value of a card is the declarer's future points, the current
         trick included, after that card is played and best play follows.
         """
-        p = prepare(hands, leader, declarer, trick=trick, restrictions=restrictions)
+        a = prepare(hands, leader, declarer, trick=trick, restrictions=restrictions).args()
         out = np.full(N_CARDS, -1, dtype=np.int64)
-        self._run(_card_values_into(out), p.hands, p.leader, p.tcards, p.ntrick, p.declarer,
-                  p.birds)
-        return {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)}
-
-
-def _card_values_into(out: np.ndarray):
-    """Adapter giving :func:`kernel.card_values` the ``fn(*args, tt, stats)`` shape."""
-
-    def run(hands, leader, tcards, ntrick, declarer, birds, tt, stats):
-        kernel.card_values(hands, leader, tcards, ntrick, declarer, birds, tt, stats, out)
-
-    return run
+        self._run(lambda tt, c: kernel.card_values(*a, tt, c, out))
+        return {int(card): int(out[card]) for card in np.flatnonzero(out >= 0)}
 
 
 _default_solvers: dict[int, Solver] = {}
@@ -337,10 +345,17 @@ def solve_many(positions: Iterable[Position | Sequence[Any]], *, threads: int | 
     array of exact values, or with ``target`` (one int, or one per position)
     a bool array; with ``stats=True`` also an int64 array of nodes.
 
-    numba runs the workers on its threading layer (OpenMP here): never
-    ``fork`` the process after this has run (use spawn-based pools).
+    Unless ``NUMBA_THREADING_LAYER`` says otherwise, the workers run on
+    numba's ``workqueue`` layer: with the OpenMP layer a process that forks
+    after a parallel kernel ran kills its children (SOLVER_NOTES 2), and
+    ``workqueue`` is fork-safe.  It is not safe to call this concurrently
+    from several Python threads.
     """
     import numba
+
+    if "NUMBA_THREADING_LAYER" not in os.environ:
+        # only effective before numba's first parallel launch in the process
+        numba.config.THREADING_LAYER = "workqueue"
 
     preps = []
     for p in positions:
@@ -351,7 +366,7 @@ def solve_many(positions: Iterable[Position | Sequence[Any]], *, threads: int | 
     if nthreads < 1:
         raise RulesError(f"threads {threads} must be at least 1")
     nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS, max(n, 1)))
-    bits = _check_tt_bits(tt_bits if tt_bits is not None else DEFAULT_TT_BITS - 1)
+    bits = _check_tt_bits(tt_bits)
     hands = np.zeros((n, 3), dtype=np.int64)
     tcards = np.zeros((n, 3), dtype=np.int64)
     leaders = np.zeros(n, dtype=np.int64)

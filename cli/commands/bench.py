@@ -1,0 +1,137 @@
+"""`tarock bench`: reproducible solver benchmarks on the shipped seeded deals.
+
+The work is done by :mod:`tarock_solver.bench`; this module parses the options,
+shows progress, prints the report and writes or compares JSON documents.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import click
+
+from cli.main import Settings
+
+
+def _threads(value: str) -> int | None:
+    text = value.strip().lower()
+    if text == "all":
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise click.BadParameter(f'"{value}" is not 1, all or a number of threads',
+                                 param_hint="--threads")
+    return n
+
+
+def _tricks(value: str | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    try:
+        levels = tuple(int(p) for p in value.replace(" ", "").split(",") if p)
+    except ValueError:
+        levels = ()
+    if not levels or any(not 1 <= t <= 16 for t in levels):
+        raise click.BadParameter(f'"{value}" is not a list of tricks left (1-16), e.g. 8,12,16',
+                                 param_hint="--tricks")
+    return levels
+
+
+@click.command("bench")
+@click.option("--deals", type=click.IntRange(min=1), metavar="N",
+              help="Use the first N shipped deals (default: all 200; --quick: 3).")
+@click.option("--threads", "threads_text", default="all", show_default=True, metavar="1|all|N",
+              help="1: one-thread timings only; all (or N): also re-solve on all (N) threads.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write every number of the run to FILE (JSON).")
+@click.option("--compare", "compare_path", type=click.Path(dir_okay=False, exists=True),
+              metavar="OLD.json", help="Print old vs new side by side; exit 1 if any value "
+                                       "differs.")
+@click.option("--against", "against_path", type=click.Path(dir_okay=False, exists=True),
+              metavar="NEW.json", help="With --compare: compare with this saved run instead "
+                                       "of running the benchmark.")
+@click.option("--quick", is_flag=True,
+              help="A smoke run in seconds: 3 deals, 8/12/16 tricks, small node budget.")
+@click.option("--node-limit", type=click.IntRange(min=1), metavar="N",
+              help="Node budget per solve and per DD-table row (default 20,000,000; "
+                   "--quick: 200,000).")
+@click.option("--tricks", "tricks_text", metavar="LIST",
+              help="Tricks left for the cost curve (default 8,10,12,14,16).")
+@click.option("--table-deals", type=click.IntRange(min=0), metavar="N",
+              help="Deals whose full DD table is timed (default 2; --quick: 1; 0: none).")
+@click.option("--deals-file", type=click.Path(dir_okay=False, exists=True), metavar="PATH",
+              help="Another benchmark deal file (default: the shipped bench_deals.jsonl).")
+@click.option("--no-cold", is_flag=True, help="Skip the fresh-process start-up timings.")
+@click.pass_obj
+def command(settings: Settings, deals: int | None, threads_text: str, json_path: str | None,
+            compare_path: str | None, against_path: str | None, quick: bool,
+            node_limit: int | None, tricks_text: str | None, table_deals: int | None,
+            deals_file: str | None, no_cold: bool) -> None:
+    """Time the double-dummy solver on the shipped seeded deals.
+
+    Deal i is played as a Solo-like game with declarer seat i % 3 and F leading; the
+    cost curve uses the same deals after their first tricks are played out by a seeded
+    random policy.  Reports median / p90 / p99 / max ms and nodes/s for exact solves,
+    the null-window test at 36 and the full DD table, cold and warm start, one thread
+    and all threads, with the machine they ran on.
+    """
+    from tarock_solver.bench import (
+        QUICK,
+        BenchConfig,
+        compare_reports,
+        format_report,
+        load_bench_deals,
+        load_report,
+        planned_steps,
+        run_bench,
+        save_report,
+    )
+    from tarock_solver.rules import load_rules
+
+    if against_path is not None:
+        if compare_path is None:
+            raise click.UsageError("--against needs --compare OLD.json.")
+        result = compare_reports(load_report(compare_path), load_report(against_path))
+        for line in result.lines:
+            click.echo(line)
+        if result.mismatches:
+            sys.exit(1)  # cli.main drops click's Exit codes in non-standalone mode
+        return
+
+    old = load_report(compare_path) if compare_path is not None else None
+    base = QUICK if quick else BenchConfig()
+    changes: dict[str, object] = {"threads": _threads(threads_text),
+                                  "rules": settings.rules, "rule_options": dict(settings.opts)}
+    for key, value in (("deals", deals), ("node_limit", node_limit),
+                       ("tricks", _tricks(tricks_text)), ("table_deals", table_deals),
+                       ("deals_file", deals_file)):
+        if value is not None:
+            changes[key] = value
+    if no_cold:
+        changes["cold"] = False
+    config = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+    from tqdm import tqdm
+
+    n_deals = len(load_bench_deals(config.deals_file, config.deals))
+    n_contracts = len(load_rules(config.rules, config.rule_options).contracts)
+    with tqdm(total=planned_steps(config, n_deals, n_contracts), desc="bench", unit="solve",
+              file=sys.stderr, disable=None, leave=False) as bar:
+        doc = run_bench(config, step=lambda: bar.update(1),
+                        status=lambda msg: bar.set_description(msg[:40]))
+    for line in format_report(doc):
+        click.echo(line)
+    if json_path is not None:
+        save_report(doc, json_path)
+        click.echo(f"Wrote {json_path}.")
+    if old is not None:
+        click.echo()
+        result = compare_reports(old, doc)
+        for line in result.lines:
+            click.echo(line)
+        if result.mismatches:
+            sys.exit(1)

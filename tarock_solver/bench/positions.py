@@ -1,0 +1,128 @@
+"""The benchmark's fixed positions, built from the shipped seeded deals.
+
+Deal i of ``data/bench_deals.jsonl`` becomes a Solo-like play: the three dealt hands,
+F leads trick 1, declarer seat ``i % 3`` (so every seat declares a third of the
+deals), the talon plays no part.  Positions with fewer tricks left come from the same
+deal after playing its first tricks with a seeded random legal policy (one generator
+per deal, so position i never depends on how many deals are benchmarked); the 14-,
+12-, 10- and 8-trick positions of a deal lie on one line of play.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..cards import bit, indices_of
+from ..deal import Deal
+from ..deal_files import DealRecord, read_deals
+from ..errors import FileFormatError
+from ..play import legal_moves, trick_winner
+
+__all__ = [
+    "BENCH_FILE",
+    "DEFAULT_TRICKS",
+    "PLAYOUT_SEED",
+    "BenchPosition",
+    "bench_positions",
+    "find_bench_deals",
+    "load_bench_deals",
+    "play_out",
+]
+
+BENCH_FILE = "bench_deals.jsonl"
+#: Tricks remaining at which the cost curve is measured.
+DEFAULT_TRICKS = (8, 10, 12, 14, 16)
+#: Seed of the random play that shortens the deals (part of the benchmark definition).
+PLAYOUT_SEED = 20261130
+
+
+@dataclass(frozen=True)
+class BenchPosition:
+    """One benchmark position: a fresh trick led by ``leader``."""
+
+    deal_id: str
+    index: int
+    tricks: int
+    hands: tuple[int, int, int]
+    leader: int
+    declarer: int
+
+
+def find_bench_deals(path: str | os.PathLike[str] | None = None) -> Path:
+    """The benchmark deal file: ``path`` if given, else the copy shipped as package
+    data (``tarock_solver/data``), else ``data/`` of a source checkout."""
+    if path is not None:
+        p = Path(path)
+        if not p.is_file():
+            raise FileFormatError(f"{p}: no such deal file.", path=str(p))
+        return p
+    candidates: list[Path] = []
+    try:
+        packaged = resources.files("tarock_solver").joinpath("data", BENCH_FILE)
+        candidates.append(Path(str(packaged)))
+    except (ModuleNotFoundError, TypeError):
+        pass
+    candidates.append(Path(__file__).resolve().parents[2] / "data" / BENCH_FILE)
+    for p in candidates:
+        if p.is_file():
+            return p
+    where = " or ".join(str(p) for p in candidates)
+    raise FileFormatError(
+        f"cannot find the benchmark deals ({BENCH_FILE}); looked in {where}. Run from a "
+        "source checkout of tarock-solver or give the file with --deals-file PATH.")
+
+
+def load_bench_deals(path: str | os.PathLike[str] | None = None,
+                     count: int | None = None) -> list[DealRecord]:
+    """The first ``count`` deals (all by default) of the benchmark file."""
+    records = read_deals(find_bench_deals(path), strict=True)
+    if count is not None:
+        if count < 1:
+            raise FileFormatError(f"the benchmark needs at least one deal; {count} requested.")
+        records = records[:count]
+    for r in records:
+        if not isinstance(r.deal, Deal):
+            raise FileFormatError(f"deal {r.id}: benchmark deals must be complete.",
+                                  record_id=r.id)
+    return records
+
+
+def play_out(hands: tuple[int, int, int], leader: int, tricks: int,
+             rng: np.random.Generator) -> tuple[tuple[int, int, int], int]:
+    """Play ``tricks`` tricks with uniformly random legal cards; the new hands and leader."""
+    h = list(hands)
+    for _ in range(tricks):
+        cards: list[int] = []
+        for offset in range(3):
+            seat = (leader + offset) % 3
+            legal = indices_of(legal_moves(h[seat], cards[0] if cards else None))
+            card = legal[int(rng.integers(len(legal)))]
+            h[seat] &= ~bit(card)
+            cards.append(card)
+        leader = trick_winner(cards, leader)
+    return (h[0], h[1], h[2]), leader
+
+
+def bench_positions(records: list[DealRecord], tricks: tuple[int, ...] = DEFAULT_TRICKS,
+                    seed: int = PLAYOUT_SEED) -> dict[int, list[BenchPosition]]:
+    """Positions by tricks remaining (each 1..16), one per deal, in deal order."""
+    levels = sorted(set(int(t) for t in tricks), reverse=True)
+    for t in levels:
+        if not 1 <= t <= 16:
+            raise ValueError(f"tricks remaining must be 1..16, not {t}")
+    out: dict[int, list[BenchPosition]] = {t: [] for t in levels}
+    for i, record in enumerate(records):
+        deal = record.deal
+        assert isinstance(deal, Deal)
+        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i,)))
+        hands, leader, left = deal.hands, 0, 16
+        for t in levels:
+            hands, leader = play_out(hands, leader, left - t, rng)
+            left = t
+            out[t].append(BenchPosition(record.id, i, t, hands, leader, i % 3))
+    return out

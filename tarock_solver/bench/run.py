@@ -1,0 +1,335 @@
+"""Run the solver benchmark and return its results as one JSON-ready dict.
+
+Sections (each documented in ``benchmarks/README.md``):
+
+* ``cold_start`` / ``cli_start`` -- fresh processes: import, first solve with kernel
+  load, the same solve warm; and ``tarock solve`` wall time against its solve time.
+* ``exact`` -- exact play-phase solves by tricks remaining (the cost curve; 16 is the
+  whole play of a deal), one thread, an empty transposition table for each position.
+* ``null_window`` -- "does the declarer take at least 36?" on the 16-trick positions.
+* ``threads`` -- the positions solved above again through :func:`solve_many` on all
+  threads, with the speed-up and a check that every value is the same.
+* ``dd_table`` -- the full double-dummy table of the first few deals, one thread; with
+  several threads also the same tables in parallel, one deal per worker process (the
+  table's alpha-raising search is sequential, so its parallelism is across deals).
+
+Every single-thread search has a node budget, so one monster position cannot hang the
+run; searches over budget are counted, never timed.  The multi-thread batch has no
+budget of its own and therefore only gets positions that finished within it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from ..notation import SEATS, format_deal
+from ..rules import Rules, load_rules
+from .machine import cli_start, cold_start, load_average, machine_info
+from .positions import (
+    DEFAULT_TRICKS,
+    PLAYOUT_SEED,
+    BenchPosition,
+    bench_positions,
+    find_bench_deals,
+    load_bench_deals,
+)
+from .stats import timing_summary
+
+__all__ = ["BENCH_SCHEMA", "BenchConfig", "QUICK", "planned_steps", "run_bench"]
+
+#: Version of the benchmark JSON layout.
+BENCH_SCHEMA = 1
+
+
+@dataclass(frozen=True)
+class BenchConfig:
+    """What to run.  ``deals=None`` means every shipped deal; ``threads=None`` all
+    threads numba offers (``1`` skips the multi-thread section)."""
+
+    deals: int | None = None
+    tricks: tuple[int, ...] = DEFAULT_TRICKS
+    node_limit: int = 20_000_000
+    threads: int | None = None
+    table_deals: int = 2
+    null_target: int = 36
+    cold: bool = True
+    cold_runs: int = 2
+    deals_file: str | None = None
+    quick: bool = False
+    seed: int = PLAYOUT_SEED
+    rules: str = "dummett"
+    rule_options: dict[str, str] = field(default_factory=dict)
+
+
+#: ``--quick``: an end-to-end smoke run in seconds (small budget, three deals).
+QUICK = BenchConfig(deals=3, tricks=(8, 12, 16), node_limit=200_000, table_deals=1,
+                    cold_runs=1, quick=True)
+
+
+def planned_steps(config: BenchConfig, n_deals: int, n_contracts: int = 5) -> int:
+    """Number of progress steps :func:`run_bench` reports (for a progress bar)."""
+    steps = n_deals * len(set(config.tricks)) + n_deals  # exact levels + null window
+    steps += min(config.table_deals, n_deals) * 3 * n_contracts
+    return steps
+
+
+def _solve_record(pos: BenchPosition, kind: str, ms: float, nodes: int,
+                  value: int | bool | None) -> dict[str, Any]:
+    return {"kind": kind, "tricks": pos.tricks, "deal": pos.deal_id,
+            "declarer": SEATS[pos.declarer], "ms": ms, "nodes": nodes,
+            "value": value, "over_budget": value is None}
+
+
+def _warm_up(solver: Any) -> None:
+    """Load (or compile) every kernel the timings use, outside the timings."""
+    from ..solver import solve_many
+
+    hands = (1 << 0 | 1 << 40, 1 << 1 | 1 << 41, 1 << 2 | 1 << 42)
+    solver.value(hands, 0, 0, node_limit=10**6)
+    solver.reaches(hands, 0, 0, 1, node_limit=10**6)
+    solver.card_values(hands, 0, 0)
+    solve_many([(hands, 0, 0)], threads=1)
+    solve_many([(hands, 0, 0)], threads=1, target=1)
+
+
+def _single_thread(solver: Any, positions: list[BenchPosition], kind: str, node_limit: int,
+                   target: int | None, step: Callable[[], None]) -> list[dict[str, Any]]:
+    records = []
+    for pos in positions:
+        solver.clear()  # every position starts from an empty table: order-independent times
+        if target is None:
+            value: int | bool | None = solver.value(pos.hands, pos.leader, pos.declarer,
+                                                    node_limit=node_limit)
+        else:
+            value = solver.reaches(pos.hands, pos.leader, pos.declarer, target,
+                                   node_limit=node_limit)
+        records.append(_solve_record(pos, kind, solver.last_seconds * 1e3, solver.last_nodes,
+                                     value))
+        step()
+    return records
+
+
+def _all_threads(positions: list[BenchPosition], records: list[dict[str, Any]],
+                 threads: int, target: int | None) -> dict[str, Any]:
+    """Re-solve the finished positions with :func:`solve_many` on ``threads`` threads."""
+    from ..solver import Position, solve_many
+
+    done = [(p, r) for p, r in zip(positions, records, strict=True) if not r["over_budget"]]
+    if not done:
+        return {"positions": 0, "threads": threads}
+    batch = [Position(p.hands, p.leader, p.declarer) for p, _ in done]
+    t0 = time.perf_counter()
+    values, nodes = solve_many(batch, threads=threads, target=target, stats=True)
+    wall_ms = (time.perf_counter() - t0) * 1e3
+    single_ms = sum(r["ms"] for _, r in done)
+    mismatches = [r["deal"] for (_, r), v in zip(done, values, strict=True)
+                  if (bool(v) if target is not None else int(v)) != r["value"]]
+    total_nodes = int(nodes.sum())
+    return {
+        "threads": threads,
+        "positions": len(done),
+        "wall_ms": wall_ms,
+        "single_thread_ms": single_ms,
+        "speedup": single_ms / wall_ms if wall_ms > 0 else None,
+        "positions_per_s": len(done) / (wall_ms / 1e3) if wall_ms > 0 else None,
+        "nodes_per_s": total_nodes / (wall_ms / 1e3) if wall_ms > 0 else None,
+        "total_nodes": total_nodes,
+        "mismatches": mismatches,
+    }
+
+
+def _dd_tables(records: list[Any], rules: Rules, node_limit: int,
+               step: Callable[[], None]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    from ..analysis import BudgetSolver, dd_table
+
+    rows_out: list[dict[str, Any]] = []
+    per_deal: list[dict[str, Any]] = []
+    for record in records:
+        solver = BudgetSolver()
+        t0 = time.perf_counter()
+        table = dd_table(record.deal, rules, solver=solver, node_limit=node_limit,
+                         progress=lambda _row: step())
+        ms = (time.perf_counter() - t0) * 1e3
+        per_deal.append({"ms": ms, "nodes": table.nodes, "over_budget": not table.complete})
+        for row in table.rows:
+            rows_out.append({
+                "deal": record.id, "declarer": row.declarer_name, "contract": row.contract,
+                "thirds": row.declarer_thirds if row.complete else None,
+                "complete": row.complete, "talon_group": row.talon_group,
+                "discard": row.discard_ids, "nodes": row.nodes, "ms": row.seconds * 1e3,
+                "exact_solves": row.exact_solves, "tests": row.tests, "options": row.options,
+                "same_play_as": row.same_play_as,
+            })
+    solved_rows = [r for r in rows_out if r["same_play_as"] is None]
+    summary = {
+        "deals": len(records),
+        "rows": len(rows_out),
+        "complete_rows": sum(r["complete"] for r in rows_out),
+        "over_budget_rows": sum(not r["complete"] for r in rows_out),
+        "node_limit_per_row": node_limit,
+        "per_deal": timing_summary(per_deal),
+        "per_row": timing_summary([{"ms": r["ms"], "nodes": r["nodes"],
+                                    "over_budget": not r["complete"]} for r in solved_rows]),
+        "exact_solves": sum(r["exact_solves"] for r in rows_out),
+        "tests": sum(r["tests"] for r in rows_out),
+        "options": sum(r["options"] for r in solved_rows),
+        "_per_deal_ms": [d["ms"] for d in per_deal],
+    }
+    return summary, rows_out
+
+
+def _table_worker_init() -> None:
+    """Worker start-up: load the kernels before any table is timed."""
+    from ..analysis import BudgetSolver
+
+    _warm_up(BudgetSolver())
+
+
+def _table_task(deal_text: str, rules_name: str, rule_options: dict[str, str],
+                node_limit: int) -> dict[str, Any]:
+    """One deal's table in a worker process: its time and the values of its rows."""
+    from ..analysis import BudgetSolver, dd_table
+    from ..notation import parse_deal
+
+    rules = load_rules(rules_name, rule_options)
+    t0 = time.perf_counter()
+    table = dd_table(parse_deal(deal_text), rules, solver=BudgetSolver(), node_limit=node_limit)
+    return {"ms": (time.perf_counter() - t0) * 1e3, "nodes": table.nodes,
+            "rows": [(r.declarer_name, r.contract, r.declarer_thirds if r.complete else None)
+                     for r in table.rows]}
+
+
+def _parallel_tables(records: list[Any], rows: list[dict[str, Any]], per_deal: list[float],
+                     config: BenchConfig, workers: int) -> dict[str, Any]:
+    """The same tables on ``workers`` spawned processes, one deal per task."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = multiprocessing.get_context("spawn")  # never fork after numba's threads started
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                             initializer=_table_worker_init) as pool:
+        # start every worker (and load its kernels) before the clock runs
+        list(pool.map(time.sleep, [0.2] * workers))
+        t0 = time.perf_counter()
+        futures = [pool.submit(_table_task, format_deal(r.deal), config.rules,
+                               dict(config.rule_options), config.node_limit) for r in records]
+        results = [f.result() for f in futures]
+        wall_ms = (time.perf_counter() - t0) * 1e3
+    single = {(r["deal"], r["declarer"], r["contract"]): r["thirds"] for r in rows
+              if r["complete"]}
+    mismatches = []
+    for record, res in zip(records, results, strict=True):
+        for declarer, contract, thirds in res["rows"]:
+            key = (record.id, declarer, contract)
+            if thirds is not None and key in single and single[key] != thirds:
+                mismatches.append(" ".join(key))
+    single_ms = sum(per_deal)
+    return {"processes": workers, "deals": len(records), "wall_ms": wall_ms,
+            "single_thread_ms": single_ms,
+            "speedup": single_ms / wall_ms if wall_ms > 0 else None,
+            "total_nodes": sum(r["nodes"] for r in results), "mismatches": mismatches}
+
+
+def run_bench(config: BenchConfig, step: Callable[[], None] | None = None,
+              status: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Run the benchmark; returns the JSON document (see ``benchmarks/README.md``).
+
+    ``step`` is called after every timed solve or table row (for a progress bar) and
+    ``status`` with a short message when a section starts.
+    """
+    import numba
+
+    from ..analysis import BudgetSolver
+
+    tick = step or (lambda: None)
+    say = status or (lambda _msg: None)
+    started = datetime.now(UTC)
+    path = find_bench_deals(config.deals_file)
+    records = load_bench_deals(path, config.deals)
+    rules = load_rules(config.rules, config.rule_options)
+    positions = bench_positions(records, config.tricks, config.seed)
+    levels = sorted(positions)
+    top = levels[-1]
+    threads = int(numba.config.NUMBA_NUM_THREADS) if config.threads is None else config.threads
+
+    doc: dict[str, Any] = {
+        "bench_schema": BENCH_SCHEMA,
+        "created": started.isoformat(timespec="seconds"),
+        "load_average_start": load_average(),
+        "config": {**asdict(config), "tricks": levels, "deals": len(records),
+                   "deals_file": str(path), "threads": threads,
+                   "position_rule": "deal i: the dealt hands, F leads, declarer seat i % 3; "
+                                    "fewer tricks: the first tricks played with seeded random "
+                                    "legal cards"},
+    }
+    if config.cold:
+        say("cold start (fresh processes)")
+        small = positions[levels[0]][0]
+        doc["cold_start"] = cold_start(small, runs=config.cold_runs)
+        doc["cli_start"] = cli_start(format_deal(records[0].deal), "F", "solo",
+                                     min(config.node_limit, 1_000_000), runs=config.cold_runs)
+
+    solver = BudgetSolver()
+    _warm_up(solver)
+    cli = doc.get("cli_start")
+    if cli and "error" not in cli:
+        # what the command adds: its wall time minus the same row solved warm here
+        from ..analysis import solve_contract
+
+        for _ in range(2):
+            row = solve_contract(records[0].deal, cli["declarer"], cli["contract"], rules,
+                                 solver=BudgetSolver(), node_limit=cli["node_limit"])
+        cli["warm_solve_ms"] = row.seconds * 1e3
+        cli["startup_ms"] = cli["runs"][-1]["process_ms"] - cli["warm_solve_ms"]
+    all_records: list[dict[str, Any]] = []
+    exact: dict[str, Any] = {}
+    by_level: dict[int, list[dict[str, Any]]] = {}
+    for t in levels:
+        say(f"exact solves, {t} tricks left")
+        recs = _single_thread(solver, positions[t], "exact", config.node_limit, None, tick)
+        by_level[t] = recs
+        exact[str(t)] = timing_summary(recs)
+        all_records += recs
+    doc["exact"] = exact
+
+    say(f"null-window tests at {config.null_target}, {top} tricks left")
+    null_recs = _single_thread(solver, positions[top], "null", config.node_limit,
+                               config.null_target, tick)
+    all_records += null_recs
+    doc["null_window"] = {"target": config.null_target, "tricks": top,
+                          "reached": sum(r["value"] is True for r in null_recs),
+                          **timing_summary(null_recs)}
+
+    if threads != 1:
+        say(f"all threads ({threads})")
+        doc["threads"] = {
+            "exact": {str(t): _all_threads(positions[t], by_level[t], threads, None)
+                      for t in levels},
+            "null_window": _all_threads(positions[top], null_recs, threads, config.null_target),
+        }
+    else:
+        doc["threads"] = None
+
+    n_tables = min(config.table_deals, len(records))
+    if n_tables:
+        say(f"double-dummy tables ({n_tables} deal{'s' if n_tables > 1 else ''})")
+        summary, rows = _dd_tables(records[:n_tables], rules, config.node_limit, tick)
+        doc["dd_table"] = summary
+        doc["dd_rows"] = rows
+        if doc["threads"] is not None:
+            say(f"double-dummy tables on {threads} processes")
+            doc["threads"]["dd_table"] = _parallel_tables(
+                records[:n_tables], rows, summary.pop("_per_deal_ms"), config, threads)
+        else:
+            summary.pop("_per_deal_ms")
+    else:
+        doc["dd_table"] = None
+        doc["dd_rows"] = []
+    doc["positions"] = all_records
+    doc["machine"] = machine_info()
+    doc["wall_s"] = (datetime.now(UTC) - started).total_seconds()
+    return doc

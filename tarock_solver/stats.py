@@ -1,0 +1,214 @@
+"""Summaries of batch output for analysts (``tarock stats``).
+
+Results files (NOTATION.md 5.3, one row per deal × declarer × contract × option) are
+summarised per group — by default per contract and declarer seat — as:
+
+``rows``
+    number of rows (deal × declarer × option) in the group;
+``made_pct``
+    how often the game item succeeded, in percent;
+``points_mean``, ``points_p10`` … ``points_p90``
+    mean and quantiles of the declarer's rounded card points P;
+``net_mean``
+    mean of the declarer's zero-sum net game points (``net_declarer``);
+``valat_pct``
+    how often the declarer took every trick.
+
+The number of tarocks the declarer was dealt is not a results column; it comes from
+the deal file (:func:`tarocks_held`) and is joined on ``deal_id`` and ``declarer`` as
+the column ``tarocks``.  Advice output (NOTATION 5.3, "Advice output") is summarised
+per contract and seat with the mean win probability, net and card points instead.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from .analysis.results import RESULT_COLUMNS, read_results, results_format
+from .cards import TAROCK_MASK
+from .deal_files import read_deals
+from .errors import FileFormatError, TarockError
+
+__all__ = [
+    "CONTRACT_ORDER", "QUANTILES", "default_keys", "load_results", "plot_summary",
+    "summarise", "tarocks_held", "with_tarocks",
+]
+
+#: Quantiles of the card points reported per group.
+QUANTILES: tuple[float, ...] = (0.1, 0.25, 0.5, 0.75, 0.9)
+#: Display order of contracts (bid order) and seats; other values follow, sorted.
+CONTRACT_ORDER: tuple[str, ...] = ("three", "lower", "two", "one", "solo", "pass")
+_SEAT_ORDER: tuple[str, ...] = ("F", "M", "R")
+#: Columns that identify a scenario: when one of them varies in a file, mixing its
+#: values in one group would average different questions, so the default grouping
+#: splits on it.
+_SCENARIO_COLUMNS: tuple[str, ...] = ("rules", "rule_options", "option")
+_ADVICE_COLUMNS: tuple[str, ...] = ("seat", "contract", "win_prob", "mean_net")
+_PLOT_HINT = 'plotting needs matplotlib: pip install "tarock-solver[plot]"'
+
+
+class StatsError(TarockError):
+    """A summary that cannot be made: unknown grouping column, wrong kind of file."""
+
+
+def _is_advice(frame: pd.DataFrame) -> bool:
+    return all(c in frame.columns for c in _ADVICE_COLUMNS) and "declarer" not in frame.columns
+
+
+def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read a results file (or an advice table) written by ``tarock batch``.
+
+    Results files come back typed by :func:`tarock_solver.analysis.read_results`;
+    an advice table (it has ``seat`` and ``win_prob`` instead of ``declarer``) is read
+    as it is.  :class:`FileFormatError` for anything else.
+    """
+    fmt = results_format(path)
+    name = str(path)
+    try:
+        if fmt == "parquet":
+            raw = pd.read_parquet(path)
+        elif fmt == "jsonl":
+            raw = pd.read_json(path, lines=True, dtype=False)
+        else:
+            raw = pd.read_csv(path, dtype=str, keep_default_na=False, nrows=0)
+    except ImportError:
+        raise FileFormatError(f"{name}: reading Parquet needs pyarrow: pip install "
+                              f'"tarock-solver[parquet]".', path=name) from None
+    except (OSError, ValueError) as exc:
+        raise FileFormatError(f"{name}: cannot read the file ({exc}).", path=name) from None
+    if all(c in raw.columns for c in RESULT_COLUMNS):
+        return read_results(path)
+    if _is_advice(raw):
+        if fmt == "csv":
+            raw = pd.read_csv(path)
+        return raw
+    raise FileFormatError(
+        f"{name}: not a results file: it needs the columns of NOTATION.md 5.3 (schema, "
+        f"deal_id, declarer, contract, points, made, net_declarer, …) or of the advice "
+        f"output; found {', '.join(map(str, raw.columns[:8]))}"
+        f"{' …' if len(raw.columns) > 8 else ''}.", path=name)
+
+
+def tarocks_held(deals_path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Tarocks dealt to each known hand of a deal file: columns ``deal_id``,
+    ``declarer`` (F/M/R) and ``tarocks``.  Bad records are skipped (``tarock batch``
+    has already reported them)."""
+    records, _ = read_deals(deals_path, strict=False)
+    rows = [(r.id, seat, int(hand & TAROCK_MASK).bit_count())
+            for r in records for seat, hand in zip(_SEAT_ORDER, r.deal.hands, strict=True)
+            if hand is not None]
+    return pd.DataFrame({"deal_id": pd.array([r[0] for r in rows], dtype="string"),
+                         "declarer": pd.array([r[1] for r in rows], dtype="string"),
+                         "tarocks": pd.array([r[2] for r in rows], dtype="Int8")})
+
+
+def with_tarocks(frame: pd.DataFrame, deals_path: str | os.PathLike[str]) -> pd.DataFrame:
+    """``frame`` with the column ``tarocks`` from the deal file (null where unknown)."""
+    seat = "declarer" if "declarer" in frame.columns else "seat"
+    held = tarocks_held(deals_path).rename(columns={"declarer": seat})
+    keys = frame[["deal_id", seat]].astype("string")
+    merged = keys.merge(held, on=["deal_id", seat], how="left", validate="many_to_one")
+    out = frame.copy()
+    out["tarocks"] = merged["tarocks"].to_numpy()
+    if out["tarocks"].isna().all() and len(out):
+        raise StatsError(f"no deal id of the results is in {deals_path}; give the deal file "
+                         f"the results were computed from.")
+    return out
+
+
+def default_keys(frame: pd.DataFrame) -> list[str]:
+    """Contract and seat, plus every scenario column that takes more than one value."""
+    seat = "seat" if _is_advice(frame) else "declarer"
+    extra = [c for c in _SCENARIO_COLUMNS if c in frame.columns and frame[c].nunique() > 1]
+    return [*extra, "contract", seat]
+
+
+def _order(values: pd.Series, column: str) -> pd.Series:
+    """A sort key that puts contracts in bid order and seats in playing order."""
+    order = {"contract": CONTRACT_ORDER, "declarer": _SEAT_ORDER, "seat": _SEAT_ORDER}.get(column)
+    if order is None:
+        return values
+    rank = {v: i for i, v in enumerate(order)}
+    return values.map(lambda v: (rank.get(v, len(order)), str(v)))
+
+
+def _metrics_results(group: pd.DataFrame) -> dict[str, float]:
+    points = group["points"].astype("float64")
+    out = {"rows": len(group),
+           "made_pct": 100.0 * group["made"].astype("float64").mean(),
+           "points_mean": points.mean()}
+    for q in QUANTILES:
+        out[f"points_p{round(q * 100)}"] = points.quantile(q)
+    out["net_mean"] = group["net_declarer"].astype("float64").mean()
+    out["valat_pct"] = 100.0 * group["valat"].astype("float64").mean()
+    return out
+
+
+def _metrics_advice(group: pd.DataFrame) -> dict[str, float]:
+    return {"rows": len(group),
+            "win_pct": 100.0 * group["win_prob"].astype("float64").mean(),
+            "net_mean": group["mean_net"].astype("float64").mean(),
+            "points_mean": group["mean_points"].astype("float64").mean()
+            if "mean_points" in group.columns else float("nan")}
+
+
+def summarise(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.DataFrame:
+    """One row per group of ``frame`` with the metrics of the module docstring.
+
+    ``by`` lists the grouping columns (default :func:`default_keys`); rows with a null
+    in a grouping column form no group.  Groups are ordered by bid order of contracts,
+    playing order of seats and value otherwise.
+    """
+    keys = list(by) if by else default_keys(frame)
+    unknown = [k for k in keys if k not in frame.columns]
+    if unknown:
+        hint = "" if "tarocks" not in unknown else " (tarocks needs --deals IN)"
+        raise StatsError(f'unknown column "{unknown[0]}" to group by{hint}; the file has: '
+                         f"{', '.join(map(str, frame.columns))}.")
+    metrics = _metrics_advice if _is_advice(frame) else _metrics_results
+    rows = []
+    for values, group in frame.groupby(keys, dropna=True, sort=False, observed=True):
+        values = values if isinstance(values, tuple) else (values,)
+        rows.append({**dict(zip(keys, values, strict=True)), **metrics(group)})
+    # Column names come from the metrics themselves, so an empty summary has them too.
+    table = pd.DataFrame(rows, columns=[*keys, *metrics(frame.iloc[:0]).keys()])
+    if len(table):
+        table = table.sort_values(keys, key=lambda s: _order(s, str(s.name)), kind="stable")
+    return table.reset_index(drop=True)
+
+
+def plot_summary(table: pd.DataFrame, keys: Sequence[str], path: str | os.PathLike[str], *,
+                 title: str = "") -> None:
+    """Bar charts of a summary: success rate and mean net game points per group."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise StatsError(f"--plot: {_PLOT_HINT}.") from None
+    rate = "made_pct" if "made_pct" in table.columns else "win_pct"
+    labels = [" ".join(str(row[k]) for k in keys) for _, row in table.iterrows()]
+    height = max(2.5, 0.32 * len(labels) + 1.2)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, height), sharey=True)
+    positions = range(len(labels))
+    left.barh(positions, table[rate].astype(float), color="tab:blue")
+    left.set_xlabel("made %" if rate == "made_pct" else "win %")
+    left.set_xlim(0, 100)
+    left.set_yticks(list(positions), labels)
+    left.invert_yaxis()
+    right.barh(positions, table["net_mean"].astype(float), color="tab:green")
+    right.axvline(0, color="black", linewidth=0.8)
+    right.set_xlabel("mean net game points (declarer)")
+    fig.suptitle(title or f"by {', '.join(keys)}")
+    fig.tight_layout()
+    try:
+        fig.savefig(Path(path))
+    except OSError as exc:
+        raise StatsError(f"{path}: cannot write the plot ({exc.strerror or exc}).") from None
+    finally:
+        plt.close(fig)
