@@ -84,7 +84,10 @@ def cli(ctx: click.Context, rules: str, opts: tuple[str, ...], ascii_: bool, deb
 def main(argv: list[str] | None = None) -> None:
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
-        cli.main(args=argv, prog_name="tarock", standalone_mode=False)
+        # In non-standalone mode click returns the code of ctx.exit(N) instead of exiting.
+        rv = cli.main(args=argv, prog_name="tarock", standalone_mode=False)
+        if isinstance(rv, int) and rv != 0:
+            sys.exit(rv)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)

@@ -23,6 +23,7 @@ per contract and seat with the mean win probability, net and card points instead
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -30,6 +31,7 @@ import pandas as pd
 
 from .analysis.results import RESULT_COLUMNS, read_results, results_format
 from .cards import TAROCK_MASK
+from .deal import DealWarning
 from .deal_files import read_deals
 from .errors import FileFormatError, TarockError
 
@@ -97,7 +99,10 @@ def tarocks_held(deals_path: str | os.PathLike[str]) -> pd.DataFrame:
     """Tarocks dealt to each known hand of a deal file: columns ``deal_id``,
     ``declarer`` (F/M/R) and ``tarocks``.  Bad records are skipped (``tarock batch``
     has already reported them)."""
-    records, _ = read_deals(deals_path, strict=False)
+    with warnings.catch_warnings():
+        # The warnings about the file (tarock-less hands …) were given by `tarock batch`.
+        warnings.simplefilter("ignore", DealWarning)
+        records, _ = read_deals(deals_path, strict=False)
     rows = [(r.id, seat, int(hand & TAROCK_MASK).bit_count())
             for r in records for seat, hand in zip(_SEAT_ORDER, r.deal.hands, strict=True)
             if hand is not None]
@@ -113,7 +118,7 @@ def with_tarocks(frame: pd.DataFrame, deals_path: str | os.PathLike[str]) -> pd.
     keys = frame[["deal_id", seat]].astype("string")
     merged = keys.merge(held, on=["deal_id", seat], how="left", validate="many_to_one")
     out = frame.copy()
-    out["tarocks"] = merged["tarocks"].to_numpy()
+    out["tarocks"] = pd.array(merged["tarocks"], dtype="Int8")
     if out["tarocks"].isna().all() and len(out):
         raise StatsError(f"no deal id of the results is in {deals_path}; give the deal file "
                          f"the results were computed from.")

@@ -12,7 +12,7 @@ import pytest
 import tarock_solver
 from tarock_solver.cards import INDEX_OF, mask_of
 from tarock_solver.errors import DealError, RulesError, TarockError
-from tarock_solver.solver import Solver, solve_cards, solve_position
+from tarock_solver.solver import NodeLimitExceeded, Solver, solve_cards, solve_position
 from tarock_solver.solver.reference import random_position, reference_value
 
 
@@ -184,3 +184,15 @@ def test_solve_many_matches_single_solves_in_a_spawned_process() -> None:
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True)
     assert out.stdout.strip().endswith("ok")
+
+
+def test_node_budget_stops_search_and_keeps_table_sound() -> None:
+    rng = np.random.default_rng(8)
+    p = random_position(rng, 8, trick_cards=0, birds=False)
+    capped = Solver(tt_bits=14, max_nodes=50)
+    with pytest.raises(NodeLimitExceeded, match="max_nodes=50"):
+        capped.value(**p)
+    with pytest.raises(NodeLimitExceeded):
+        capped.card_values(**p)
+    capped.max_nodes = None
+    assert capped.value(**p) == Solver(tt_bits=14).value(**p)

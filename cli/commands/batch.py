@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -11,6 +13,7 @@ import click
 from cli.main import Settings
 from tarock_solver.batch import (
     DEFAULT_CHUNK_SIZE,
+    BatchPlan,
     BatchSettings,
     BatchSummary,
     RecordError,
@@ -45,12 +48,33 @@ def _show_errors(source: str, errors: list[RecordError], total: int, errors_file
                    f"{errors_file}).", err=True)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _summary_line(summary: BatchSummary) -> str:
     resumed = f", {summary.resumed} from checkpoints" if summary.resumed else ""
     rate = f", {summary.deals_per_second:.2f} deals/s" if summary.analysed else ""
     return (f"Done: {summary.ok} deals ok{resumed}, {summary.failed} failed, "
             f"{summary.rows} rows in {summary.seconds:.1f} s{rate} ({summary.executor}) "
             f"-> {summary.output}")
+
+
+def _run(input_path: Path, out: Path, batch_settings: BatchSettings, chunk_size: int,
+         jobs: int, scheduler: str | None, dask_local: int | None, restart: bool,
+         no_progress: bool, keep_parts: bool) -> tuple[BatchPlan, BatchSummary]:
+    """Plan (reporting bad lines at once, before hours of work) and run."""
+    plan = plan_batch(input_path, chunk_size)
+    for message in plan.warnings:
+        click.echo(f"Warning: {message}", err=True)
+    errors_file = f"{out}.errors.csv"
+    if plan.input_errors:
+        _show_errors(str(input_path), list(plan.input_errors), len(plan.input_errors),
+                     errors_file)
+    summary = run_batch(plan, out, batch_settings, jobs=jobs, scheduler=scheduler,
+                        dask_local=dask_local, restart=restart, progress=not no_progress,
+                        keep_parts=keep_parts)
+    return plan, summary
 
 
 @click.command("batch")
@@ -96,8 +120,7 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
             contracts: tuple[str, ...], declarers: tuple[str, ...], rules_name: str | None,
             jobs: int, chunk_size: int, scheduler: str | None, dask_local: int | None,
             strict: bool, restart: bool, no_timing: bool, node_limit: int | None,
-            samples: int, seed: int,
-            keep_parts: bool, no_progress: bool) -> None:
+            samples: int, seed: int, keep_parts: bool, no_progress: bool) -> None:
     """Analyse every deal of IN (a .jsonl or .csv deal file, NOTATION.md section 5).
 
     Results are checkpointed chunk by chunk in OUT.parts/: a run that is killed resumes
@@ -119,20 +142,23 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
         contracts=_split(contracts), declarers=_split(declarers), timing=not no_timing,
         samples=samples, seed=seed, node_limit=node_limit)
 
-    plan = plan_batch(input_path, chunk_size)
-    for message in plan.warnings:
-        click.echo(f"Warning: {message}", err=True)
-    errors_file = f"{out}.errors.csv"
-    if plan.input_errors:
-        _show_errors(str(input_path), list(plan.input_errors), len(plan.input_errors),
-                     errors_file)
-    summary = run_batch(plan, out, batch_settings, jobs=jobs, scheduler=scheduler,
-                        dask_local=dask_local, restart=restart, progress=not no_progress,
-                        keep_parts=keep_parts)
+    # SIGTERM (a scheduler stopping the job, `kill`) takes the same way out as Ctrl-C:
+    # workers are stopped and the finished chunks stay for the next run.  The previous
+    # handler comes back afterwards (the command may run inside a longer-lived process).
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if in_main_thread else None
+    try:
+        plan, summary = _run(input_path, out, batch_settings, chunk_size, jobs, scheduler,
+                             dask_local, restart, no_progress, keep_parts)
+    finally:
+        if in_main_thread:
+            # None: the old handler was not set from Python; SIG_DFL is what it was.
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
     unreadable = set(plan.input_errors)
     analysis_errors = [e for e in summary.errors if e not in unreadable]
     if analysis_errors:
-        _show_errors(str(input_path), analysis_errors, len(analysis_errors), errors_file)
+        _show_errors(str(input_path), analysis_errors, len(analysis_errors),
+                     str(summary.errors_path))
     click.echo(_summary_line(summary), err=True)
     if summary.failed:
         click.echo(f"Warning: {summary.failed} record{'s' if summary.failed != 1 else ''} "

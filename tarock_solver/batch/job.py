@@ -25,7 +25,7 @@ from pathlib import Path
 from .checkpoint import Checkpoint, parts_dir
 from .errors import BatchError
 from .merge import errors_path_for, output_format, write_errors, write_output
-from .modes import check_settings
+from .modes import check_settings, get_mode
 from .plan import BatchPlan
 from .runner import Executor, SerialExecutor, make_executor
 from .settings import BatchSettings
@@ -109,9 +109,10 @@ def run_batch(plan: BatchPlan, output: str | os.PathLike[str], settings: BatchSe
         done = ckpt.done() & set(range(plan.n_chunks))
         sizes = plan.chunk_sizes()
         resumed = sum(sizes[i] for i in done)
-        analysed = 0
+        analysed = failed_so_far = 0
         bar = _progress_bar(len(plan.records), resumed, progress)
         owned = executor is None
+        aborted = True
         try:
             if len(done) < plan.n_chunks:
                 if executor is None:
@@ -126,13 +127,15 @@ def run_batch(plan: BatchPlan, output: str | os.PathLike[str], settings: BatchSe
                     if bar is not None:
                         bar.update(result.deals)
                         if result.failed:
-                            bar.set_postfix_str(f"failed {result.failed}", refresh=False)
+                            failed_so_far += result.failed
+                            bar.set_postfix_str(f"failed {failed_so_far}", refresh=False)
+            aborted = False
         finally:
             if bar is not None:
                 bar.close()
             if owned and executor is not None:
-                executor.close()
-        merged = write_output(ckpt, plan.n_chunks, out)
+                executor.close(abort=aborted)
+        merged = write_output(ckpt, plan.n_chunks, out, get_mode(settings.mode).empty(settings))
         errors = sorted([*plan.input_errors, *merged.errors],
                         key=lambda e: (e.line if e.line is not None else sys.maxsize,
                                        e.id or ""))
@@ -141,7 +144,7 @@ def run_batch(plan: BatchPlan, output: str | os.PathLike[str], settings: BatchSe
         ckpt.remove()
     return BatchSummary(
         output=out, errors_path=errors_path,
-        executor=executor.description if executor is not None else "none (all resumed)",
+        executor=executor.description if executor is not None else "nothing left to compute",
         records=len(plan.records), bad_lines=len(plan.input_errors),
         analysis_failures=len(merged.errors), resumed=resumed, analysed=analysed,
         rows=merged.rows, seconds=time.perf_counter() - started, errors=errors)

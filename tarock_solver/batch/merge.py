@@ -192,11 +192,13 @@ def _remove_stale_temporaries(out: Path) -> None:
             entry.unlink()
 
 
-def write_output(ckpt: Checkpoint, n_chunks: int, output: Path) -> Merged:
-    """Write ``output`` from chunks ``0 … n_chunks − 1`` of ``ckpt``, in that order."""
+def write_output(ckpt: Checkpoint, n_chunks: int, output: Path, empty: pd.DataFrame) -> Merged:
+    """Write ``output`` from chunks ``0 … n_chunks − 1`` of ``ckpt``, in that order.
+
+    ``empty`` (the mode's schema without rows) is written when there are no chunks at
+    all, so that even a file without a single good record gives a valid, typed output.
+    """
     fmt = output_format(output)
-    if output.parent and not output.parent.exists():
-        raise BatchError(f"{output}: the folder {output.parent} does not exist.")
     _remove_stale_temporaries(output)
     merged = Merged()
 
@@ -208,6 +210,8 @@ def write_output(ckpt: Checkpoint, n_chunks: int, output: Path) -> Merged:
             writer.write(result.frame)
             merged.rows += len(result.frame)
             merged.errors.extend(result.errors)
+        if n_chunks == 0:
+            writer.write(empty)
         writer.finish()
 
     try:

@@ -20,7 +20,8 @@ wastes at most the chunks in flight).
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Iterable, Iterator
+import os
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
@@ -44,7 +45,8 @@ class Executor(Protocol):
     def run(self, tasks: Iterable[ChunkTask], settings: BatchSettings) -> Iterator[ChunkResult]:
         ...
 
-    def close(self) -> None:
+    def close(self, *, abort: bool = False) -> None:
+        """Release the workers; ``abort`` stops running chunks instead of waiting."""
         ...
 
 
@@ -58,22 +60,24 @@ class SerialExecutor:
         for task in tasks:
             yield run_chunk(task, settings)
 
-    def close(self) -> None:
+    def close(self, *, abort: bool = False) -> None:
         pass
 
 
-def _windowed(submit: Any, tasks: Iterable[ChunkTask], window: int,
+def _windowed(submit: Any, tasks: Iterable[ChunkTask], window: Callable[[], int],
               wait_any: Any) -> Iterator[Any]:
-    """Keep at most ``window`` submitted tasks in flight; yield finished futures.
+    """Keep at most ``window()`` submitted tasks in flight; yield finished futures.
 
     ``submit(task)`` returns a future; ``wait_any(futures)`` returns the finished
     ones.  Shared by the process pool and Dask, whose futures differ in type only.
+    ``window`` is asked again at every refill: Dask workers may join a running job.
     """
     pending: set[Any] = set()
     iterator = iter(tasks)
     exhausted = False
     while True:
-        while not exhausted and len(pending) < window:
+        limit = window()
+        while not exhausted and len(pending) < limit:
             task = next(iterator, None)
             if task is None:
                 exhausted = True
@@ -87,6 +91,24 @@ def _windowed(submit: Any, tasks: Iterable[ChunkTask], window: int,
             yield future
 
 
+def _watch_parent(parent: int) -> None:
+    """Pool initializer: end this worker when the main process is gone.
+
+    A main process killed with SIGKILL cannot stop its workers, and a worker would
+    otherwise finish its chunk (minutes, maybe) for nobody.  Polling the parent id is
+    portable enough: a re-parented process sees another parent.
+    """
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="tarock-parent-watch", daemon=True).start()
+
+
 class PoolExecutor:
     """``jobs`` spawned worker processes on this machine."""
 
@@ -96,7 +118,8 @@ class PoolExecutor:
         self.jobs = jobs
         self.description = f"{jobs} worker processes"
         self._pool = ProcessPoolExecutor(max_workers=jobs,
-                                         mp_context=multiprocessing.get_context("spawn"))
+                                         mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_watch_parent, initargs=(os.getpid(),))
 
     def run(self, tasks: Iterable[ChunkTask], settings: BatchSettings) -> Iterator[ChunkResult]:
         def wait_any(pending: set[Future[ChunkResult]]) -> set[Future[ChunkResult]]:
@@ -104,13 +127,19 @@ class PoolExecutor:
 
         try:
             for future in _windowed(lambda t: self._pool.submit(run_chunk, t, settings), tasks,
-                                    self.jobs * _WINDOW_PER_WORKER, wait_any):
+                                    lambda: self.jobs * _WINDOW_PER_WORKER, wait_any):
                 yield future.result()
         except BrokenProcessPool as exc:
             raise BatchError(f"a worker process died ({exc}); the chunks finished so far are "
                              f"saved: run the same command again to resume.") from None
 
-    def close(self) -> None:
+    def close(self, *, abort: bool = False) -> None:
+        if abort:
+            # An interrupted run must stop now, not after the chunks in flight: their
+            # work is lost either way (it was never checkpointed).  The pool has no
+            # public way to stop its workers, so end the processes it started.
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                process.terminate()
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -159,15 +188,23 @@ class DaskExecutor:
         def wait_any(pending: set[Any]) -> set[Any]:
             return set(dask_wait(list(pending), return_when="FIRST_COMPLETED").done)
 
-        window = max(2, self._threads() * _WINDOW_PER_WORKER)
+        def window() -> int:
+            return max(2, self._threads() * _WINDOW_PER_WORKER)
+
         for future in _windowed(submit, tasks, window, wait_any):
             try:
                 result = future.result()
+            except Exception as exc:
+                if type(exc).__name__ == "KilledWorker":
+                    raise BatchError(f"Dask gave up on a chunk after its workers died ({exc}); "
+                                     f"the chunks finished so far are saved: run the same "
+                                     f"command again to resume.") from None
+                raise
             finally:
                 future.release()
             yield result
 
-    def close(self) -> None:
+    def close(self, *, abort: bool = False) -> None:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()

@@ -6,18 +6,27 @@ function crashes numba 0.68 when a second process loads the cache, see
 SOLVER_NOTES 2).  The declarer maximises, the two defenders minimise; the
 value of a node is the declarer's card points from this node on, the trick
 in progress included, so transposition-table entries do not depend on the
-points already taken.
+points already taken.  Exact values come from MTD(f): null-window tests
+that share the table.
+
+Pruning, each measured on random positions (see benchmarks/solver_probe.py):
+equivalent cards searched once; quick bounds at every trick start (points
+left; tarocks that beat everything of the other side; the side on lead
+cashing its sure winners); move ordering (TT move, sure winners, leads that
+leave the opponents few replies); relative-rank TT keys.
 
 Card masks are ``int64`` inside the kernels: 54 bits fit, and signed
 arithmetic avoids numba's uint64/int64 promotion to float.
 
-Transposition table: an ``int64`` array of shape (2**bits, 4).  Each row is
-``key0, key1, key2, data``; the keys are the three hands normalised to
-relative ranks (see :func:`_normalise`) with the leader, the declarer and the
-announced birds packed into the top bits of ``key0``; ``data`` packs a lower
-bound, an upper bound, the best lead (normalised) and the number of cards per
-hand.  Rows are used in pairs: the first of a pair keeps the entry with the
-most cards left (the costliest to recompute), the second is always replaced.
+Transposition table: an ``int64`` array of shape (2**bits, 4), probed and
+stored at trick starts only.  Each row is ``key0, key1, key2, data``; the
+keys are the three hands normalised to relative ranks (see
+:func:`_normalise`) with the leader, the declarer and the announced birds in
+the top bits of ``key0``; ``data`` packs a lower bound, an upper bound, the
+best lead (normalised) and log2 of the nodes the entry's search took.
+Rows form buckets of :data:`BUCKET`: the first rows keep the entries that
+saved the most work, the last row always takes the newest one.  Entries are
+exact positions, so a table stays valid across calls, declarers and birds.
 """
 
 from __future__ import annotations
@@ -60,6 +69,8 @@ INF = 1000
 #: Smallest hand (cards per player at a trick start) probed and stored in the
 #: TT; measured: skipping 2-card positions costs 4% more nodes, 3-card ones 60%.
 TT_MIN_CARDS = 2
+#: Rows per TT bucket.
+BUCKET = 4
 MAXPLY = 52
 MAXMOVES = 16
 KEY_VALID = np.int64(1) << np.int64(62)
@@ -518,11 +529,10 @@ def _follow_score(h, s, c, p, led, w, ws, declarer):
 
 @njit(cache=True, inline="always")
 def _tt_probe_slot(tt, slot, k0, k1, k2):
-    """Data word of the entry for a key in the two-row bucket at ``slot``, or -1."""
-    if tt[slot, 0] == k0 and tt[slot, 1] == k1 and tt[slot, 2] == k2:
-        return tt[slot, 3]
-    if tt[slot + 1, 0] == k0 and tt[slot + 1, 1] == k1 and tt[slot + 1, 2] == k2:
-        return tt[slot + 1, 3]
+    """Data word of the entry for a key in the bucket at ``slot``, or -1."""
+    for r in range(slot, slot + BUCKET):
+        if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 2] == k2:
+            return tt[r, 3]
     return -1
 
 
@@ -560,6 +570,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
     nm = np.empty(MAXPLY, np.int64)
     mi = np.empty(MAXPLY, np.int64)
     store = np.zeros(MAXPLY, np.int64)
+    nstart = np.zeros(MAXPLY, np.int64)
     key = np.empty((MAXPLY, 3), np.int64)
     mv = np.empty((MAXPLY, MAXMOVES), np.int64)
     score = np.empty(MAXMOVES, np.int64)
@@ -611,6 +622,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
             p = pos[d]
             s = mover[d]
             store[d] = 0
+            nstart[d] = nodes
             ttmove = -1
             if p == 0:
                 n = popcount_nb(h[s])
@@ -640,21 +652,20 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 if use_tt:
                     n0, n1, n2 = _normalise(h[0], h[1], h[2], rbase, rmask)
                     k0 = n0 | (np.int64(s) << 54) | flags
-                    slot = _hash(k0, n1, n2) & tt_mask & ~np.int64(1)
+                    slot = _hash(k0, n1, n2) & tt_mask & ~np.int64(BUCKET - 1)
                     _prefetch_row(tt, slot)
+                    _prefetch_row(tt, slot + 2)
                 # quick bounds before any move generation
                 rest = _nominal_sum(allc) - 2 * n
                 lbd, lbf = _sure_points(h[declarer], h[def_a], h[def_b])
-                if lbd < be[d] and rest - lbf > al[d]:
-                    # the side on lead may do better by cashing its winners
-                    if s == declarer:
-                        cp = _cash_points(h[s], h[def_a], h[def_b], birds)
-                        if cp > lbd:
-                            lbd = cp
-                    else:
-                        cp = _cash_points_defence(h[s], h[3 - s - declarer], h[declarer])
-                        if cp > lbf:
-                            lbf = cp
+                if s == declarer:
+                    cp = _cash_points(h[s], h[def_a], h[def_b], birds)
+                    if cp > lbd:
+                        lbd = cp
+                else:
+                    cp = _cash_points_defence(h[s], h[3 - s - declarer], h[declarer])
+                    if cp > lbf:
+                        lbf = cp
                 if lbd >= be[d]:
                     v = lbd
                     stats[ST_QB_CUTS] += 1
@@ -807,14 +818,14 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
             fail_low = v <= al[d] if mover[d] == declarer else v >= be[d]
             if bmove[d] >= 0 and not fail_low:
                 tm = _normalise_card(bmove[d], h[0] | h[1] | h[2], rbase, rmask)
-            n = popcount_nb(h[mover[d]])
+            # replacement priority: the work this entry saves (log2 of nodes)
+            n = 64 - clz_nb(np.int64(nodes - nstart[d]) | 1)
             k0 = key[d, 0]
             k1 = key[d, 1]
             k2 = key[d, 2]
-            slot = _hash(k0, k1, k2) & tt_mask & ~np.int64(1)
+            slot = _hash(k0, k1, k2) & tt_mask & ~np.int64(BUCKET - 1)
             target = -1
-            for j in range(2):
-                r = slot + j
+            for r in range(slot, slot + BUCKET):
                 if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 2] == k2:
                     # same position: keep the tighter of old and new bounds
                     old = tt[r, 3]
@@ -824,19 +835,27 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                         up = (old >> 8) & 255
                     if tm == 255:
                         tm = (old >> 16) & 255
+                    if ((old >> 24) & 255) > n:
+                        n = (old >> 24) & 255
                     target = r
                     break
             if target < 0:
-                old_n = (tt[slot, 3] >> 24) & 255
-                if tt[slot, 0] == 0 or n >= old_n:
-                    # the evicted deep entry moves to the always-replace slot
-                    tt[slot + 1, 0] = tt[slot, 0]
-                    tt[slot + 1, 1] = tt[slot, 1]
-                    tt[slot + 1, 2] = tt[slot, 2]
-                    tt[slot + 1, 3] = tt[slot, 3]
-                    target = slot
+                # The first rows keep the entries that save the most work; the
+                # last row always takes the newcomer (or the entry it evicts).
+                low = 1 << 30
+                last = slot + BUCKET - 1
+                for r in range(slot, last):
+                    cost = -1 if tt[r, 0] == 0 else (tt[r, 3] >> 24) & 255
+                    if cost < low:
+                        low = cost
+                        target = r
+                if n >= low:
+                    tt[last, 0] = tt[target, 0]
+                    tt[last, 1] = tt[target, 1]
+                    tt[last, 2] = tt[target, 2]
+                    tt[last, 3] = tt[target, 3]
                 else:
-                    target = slot + 1
+                    target = last
             tt[target, 0] = k0
             tt[target, 1] = k1
             tt[target, 2] = k2
