@@ -32,8 +32,9 @@ from ..errors import DealError, RulesError
 from ..play import legal_moves, reserved_mask
 from . import kernel
 
-#: Default transposition-table size: 2**20 rows of 32 bytes (32 MiB).
-DEFAULT_TT_BITS = 20
+#: Default transposition-table size: 2**21 rows of 32 bytes (64 MiB).  Measured on full
+#: deals: 2**22 rows save ~15% of the time of 2**20; small positions need far less.
+DEFAULT_TT_BITS = 21
 MIN_TT_BITS, MAX_TT_BITS = 10, 28
 SEAT_NAMES = ("F", "M", "R")
 _BIRD_BITS = {"pagat": kernel.BIRD_PAGAT, "uhu": kernel.BIRD_UHU, "kakadu": kernel.BIRD_KAKADU}

@@ -489,6 +489,18 @@ def _lead_score(h, s, c, declarer):
                 beaten = True
     if not beaten:
         return 2000 + 10 * NOM[c] - 20 * replies
+    if not side:
+        # a defender's lead the partner can surely win: the partner's best
+        # legal card beats the lead and everything the declarer can play
+        partner = 3 - s - declarer
+        pl = _follow_mask(h[partner], c)
+        top = _high(pl)
+        if _beats(top, c):
+            dl = _follow_mask(h[declarer], c)
+            dtop = _high(dl)
+            if (partner == (s + 2) % 3 and not _beats(dtop, top)) or \
+                    (partner == (s + 1) % 3 and not _can_beat(h[declarer], c, top)):
+                return 1500 + 10 * NOM[c] - 5 * replies
     return 1000 - 10 * NOM[c] - 5 * replies
 
 
