@@ -213,3 +213,17 @@ def test_against_needs_compare_and_a_bench_file(capsys, tmp_path, quick_json):
     code, out, err = run(capsys, "bench", "--compare", str(not_bench), "--against",
                          str(quick_json))
     assert code == 2 and "not a benchmark result" in err
+
+
+def test_batch_throughput_reports_both_job_counts(capsys, tmp_path):
+    out = tmp_path / "batch.json"
+    code, text, err = run(capsys, "bench", "--batch", "--deals", "1", "--node-limit", "20000",
+                          "--json", str(out))
+    assert code == 0, err
+    runs = json.loads(out.read_text())["batch"]
+    assert runs[0]["jobs"] == 1
+    for r in runs:
+        assert r["deals"] == 1
+        # a tiny node budget cannot finish a whole DD table: the deal is counted as failed
+        assert r["failed"] == 1 and r["node_limit"] == 20000
+    assert "deals/s" in text and "Scaling" in text or len(runs) == 1

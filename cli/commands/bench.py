@@ -66,11 +66,14 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
 @click.option("--deals-file", type=click.Path(dir_okay=False, exists=True), metavar="PATH",
               help="Another benchmark deal file (default: the shipped bench_deals.jsonl).")
 @click.option("--no-cold", is_flag=True, help="Skip the fresh-process start-up timings.")
+@click.option("--batch", "batch", is_flag=True,
+              help="Measure `tarock batch` throughput instead: full DD tables of the first "
+                   "--deals deals (default 4) with 1 job and with every core.")
 @click.pass_obj
 def command(settings: Settings, deals: int | None, threads_text: str, json_path: str | None,
             compare_path: str | None, against_path: str | None, quick: bool,
             node_limit: int | None, tricks_text: str | None, table_deals: int | None,
-            deals_file: str | None, no_cold: bool) -> None:
+            deals_file: str | None, no_cold: bool, batch: bool) -> None:
     """Time the double-dummy solver on the shipped seeded deals.
 
     Deal i is played as a Solo-like game with declarer seat i % 3 and F leading; the
@@ -100,6 +103,10 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
             click.echo(line)
         if result.mismatches:
             sys.exit(1)  # cli.main drops click's Exit codes in non-standalone mode
+        return
+
+    if batch:
+        _batch_throughput(settings, deals or 4, node_limit, deals_file, json_path)
         return
 
     old = load_report(compare_path) if compare_path is not None else None
@@ -135,3 +142,35 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
             click.echo(line)
         if result.mismatches:
             sys.exit(1)
+
+
+def _batch_throughput(settings: Settings, n_deals: int, node_limit: int | None,
+                      deals_file: str | None, json_path: str | None) -> None:
+    """Deals per second of a real batch run (checkpoints and merge included), 1 job vs all."""
+    import json
+    import os
+
+    from tarock_solver.batch import measure_batch_throughput
+    from tarock_solver.bench import load_bench_deals
+    from tarock_solver.bench.machine import machine_info
+
+    records = load_bench_deals(deals_file, n_deals)
+    cores = os.cpu_count() or 1
+    runs = []
+    for jobs in sorted({1, cores}):
+        click.echo(f"batch: {len(records)} deals, full DD tables, {jobs} job(s) ...", err=True)
+        runs.append(measure_batch_throughput(records, jobs, rules=settings.rules,
+                                             node_limit=node_limit))
+    info = machine_info()
+    click.echo(f"Machine: {info.get('cpu')}, {info.get('logical_cores')} cores")
+    click.echo(f"{'jobs':>4}  {'deals':>5}  {'seconds':>8}  {'deals/s':>8}  {'failed':>6}")
+    for r in runs:
+        click.echo(f"{r['jobs']:>4}  {r['deals']:>5}  {r['seconds']:>8.1f}  "
+                   f"{r['deals_per_second']:>8.3f}  {r['failed']:>6}")
+    if len(runs) > 1 and runs[0]["deals_per_second"]:
+        click.echo(f"Scaling {runs[-1]['jobs']} jobs / 1 job: "
+                   f"{runs[-1]['deals_per_second'] / runs[0]['deals_per_second']:.2f}x")
+    if json_path is not None:
+        with open(json_path, "w", encoding="utf-8") as fh:
+            json.dump({"machine": info, "batch": runs}, fh, indent=2)
+        click.echo(f"Wrote {json_path}.")

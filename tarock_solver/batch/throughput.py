@@ -29,7 +29,8 @@ def measure_batch_throughput(deals: Sequence[DealRecord | Deal], jobs: int = 1, 
                              contracts: Sequence[str] | None = None,
                              declarers: Sequence[str] | None = None,
                              chunk_size: int | None = None, scheduler: str | None = None,
-                             dask_local: int | None = None) -> dict[str, Any]:
+                             dask_local: int | None = None,
+                             node_limit: int | None = None) -> dict[str, Any]:
     """Run a complete batch over ``deals`` with ``jobs`` workers and time it.
 
     The run is real — input file, checkpoints, merge — in a temporary folder, so the
@@ -44,7 +45,7 @@ def measure_batch_throughput(deals: Sequence[DealRecord | Deal], jobs: int = 1, 
     workers = dask_local or jobs
     size = chunk_size or max(1, min(DEFAULT_CHUNK_SIZE, -(-len(records) // (2 * workers))))
     settings = BatchSettings.create(mode=mode, rules=rules, contracts=contracts,
-                                    declarers=declarers)
+                                    declarers=declarers, node_limit=node_limit)
     with tempfile.TemporaryDirectory(prefix="tarock-bench-") as tmp:
         source = Path(tmp) / "deals.jsonl"
         write_deals(source, records)
@@ -54,4 +55,4 @@ def measure_batch_throughput(deals: Sequence[DealRecord | Deal], jobs: int = 1, 
     return {"deals": len(records), "jobs": workers, "executor": summary.executor,
             "chunk_size": size, "seconds": summary.seconds,
             "deals_per_second": summary.deals_per_second, "rows": summary.rows,
-            "failed": summary.failed, "cpu_count": os.cpu_count()}
+            "failed": summary.failed, "cpu_count": os.cpu_count(), "node_limit": node_limit}
