@@ -94,3 +94,90 @@ def test_kernel_matches_reference_ci_sample() -> None:
 @pytest.mark.slow
 def test_kernel_matches_reference_full() -> None:
     _run(5000, FULL_MIX)
+
+
+# ----------------------------------------------------------------- hand-built positions
+
+
+def _hand(text: str) -> int:
+    mask = 0
+    for card in text.split():
+        mask |= 1 << INDEX_OF[card]
+    return mask
+
+
+F, M, R = 0, 1, 2
+DUMMETT = RULES["dummett"]
+#: Tricks 14-16, M to lead, F declares a Three.  11 card points are left:
+#: T1 5 + T21 5 + seven blanks 7 − 3·2.
+TRADE = (_hand("T1 T21 D3"), _hand("T4 H3 S8"), _hand("T5 H4 S7"))
+
+
+def test_gives_up_card_points_to_win_the_pagat() -> None:
+    # M leads H3 (or S8), R follows, F must ruff.  Ruffing with the Pagat
+    # wins all 11 points: 5 (trick 14) + 5 (T21 draws T4, T5) + 1 (D3), but
+    # the Pagat dies in trick 14.  Ruffing with T21 (5) and leading D3 makes
+    # M and R trump (R wins 1 point) and leaves the Pagat to win trick 16
+    # alone (5): 10 points and the silent Pagat.  A T4 lead only helps F.
+    # With 33 points outside the play (99 thirds):
+    #   Pagat line: P 43, game 3 + over 7 = 10, silent Pagat 5 -> writes 15, net +30
+    #   points line: P 44, game 3 + over 8 = 11 -> net +22
+    res = solve_game_points(TRADE, M, F, rules=DUMMETT, contract="three", discard_thirds=9,
+                            taken_thirds=90)
+    assert res.net_declarer == 30
+    assert res.points == 43 and res.birds == "pagat@decl:won"
+    assert res.written == (15, 0, 0)
+    assert res.line[2] == INDEX_OF["T21"]  # F ruffs trick 14 with XXI, not with the Pagat
+
+
+def test_gives_up_the_pagat_to_make_the_game() -> None:
+    # The same cards with 25 points outside the play (75 thirds):
+    #   Pagat line: P 35 < 35⅔, lost: each defender writes 3 (under 0);
+    #     the Pagat 5 is the declarer's -> written (5, 3, 3), net 15 − 11 = +4
+    #   points line: P 36, game 3 + over 0 -> net +6
+    res = solve_game_points(TRADE, M, F, rules=DUMMETT, contract="three", discard_thirds=9,
+                            taken_thirds=66)
+    assert res.net_declarer == 6
+    assert res.points == 36 and res.score.made and res.birds == ""
+    assert res.line[2] == INDEX_OF["T1"]  # the Pagat ruffs trick 14
+
+
+def test_valat_ms2016() -> None:
+    # Tricks 15-16, F leads and has won every trick so far (52 points).
+    # Sküs first draws M's II (M must follow), then the Pagat wins trick 16
+    # alone: all 18 points (T22 5 + T1 5 + HK 5 + DK 5 + T2 1 + D4 1 − 4), P 70.
+    # ms2016 Three: G 3 + (70 − 35) = 38, silent Pagat 5, silent Valat 20
+    # -> the declarer writes 63, net +126.  Leading the Pagat first loses
+    # trick 15 to II (no Valat).
+    hands = (_hand("T22 T1"), _hand("T2 HK"), _hand("DK D4"))
+    res = solve_game_points(hands, F, F, rules=RULES["ms2016"], contract="three",
+                            discard_thirds=9, taken_thirds=147, valat_open=True)
+    assert res.net_declarer == 126 and res.valat and res.points == 70
+    assert res.line[0] == INDEX_OF["T22"]
+    # Without Valat open (a trick was lost before, 51 points): 37 + 5 = 42 -> +84.
+    res = solve_game_points(hands, F, F, rules=RULES["ms2016"], contract="three",
+                            discard_thirds=9, taken_thirds=144, valat_open=False)
+    assert res.net_declarer == 84 and not res.valat
+
+
+def test_partner_capture_void_vs_fail() -> None:
+    # Tricks 15-16, F declares a Three and leads; M holds the Pagat and
+    # Sküs, R holds the Uhu (II) and S8; 10 points are left and F takes 5
+    # on every line (P 38: game 3 + over 2 = 5).  F's lead (T3 or T5) forces
+    # R's Uhu into trick 15, its own trick.
+    #   M plays Sküs: M wins trick 15 (his partner's Uhu), then leads the
+    #     Pagat into F's tarock in trick 16: the declarer writes 5 (game)
+    #     + 5 (captured silent Pagat), and with partner_capture=fail also
+    #     the Uhu 10: net +20 (void) or +40 (fail).
+    #   M plays the Pagat: F's tarock wins trick 15 with the Uhu (10) and
+    #     Sküs wins trick 16; the Pagat is not in its trick: net +30.
+    # So under void M over-takes his partner (value +20); under fail he
+    # does not (value +30).
+    hands = (_hand("T3 T5"), _hand("T1 T22"), _hand("T2 S8"))
+    kwargs = {"contract": "three", "discard_thirds": 9, "taken_thirds": 90}
+    void = solve_game_points(hands, F, F, rules=DUMMETT, **kwargs)
+    assert void.net_declarer == 20 and "uhu@def:void" in void.birds
+    fail = solve_game_points(hands, F, F, rules=load_rules("dummett", {"partner_capture": "fail"}),
+                             **kwargs)
+    assert fail.net_declarer == 30 and "uhu@def:lost" in fail.birds
+    assert fail.points == void.points == 38

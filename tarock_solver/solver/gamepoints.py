@@ -148,6 +148,7 @@ class GamePointSearch:
             raise RulesError(f"the payoff has {len(self.goals)} breakpoints; at most "
                              f"{pk.MAX_GOALS} are supported.")
         self.thresholds = payoff.thresholds()
+        self.t_lo, self.t_hi = payoff.threshold_bounds()
         self.tt = pk.new_table(tt_bits)
         self.stats = np.zeros(pk.NSTATS, dtype=np.int64)
         self.tests = 0
@@ -163,7 +164,8 @@ class GamePointSearch:
         self.tests += 1
         h, tc, ntc = self._args(hands, trick)
         return bool(pk.test_goal(h, leader, tc, ntc, self.declarer, self.reserve_bits, flags,
-                                 goal, self.thresholds, gained, self.tt, self.stats))
+                                 goal, self.thresholds, self.t_lo, self.t_hi, gained, self.tt,
+                                 self.stats))
 
     def value_index(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...],
                     flags: int, gained: int) -> int:

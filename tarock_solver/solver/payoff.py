@@ -138,7 +138,6 @@ class Payoff:
 
     def score_input(self, future_points: int, flags: int) -> ScoreInput:
         """The scorer's input for one outcome."""
-        decl = self.template.declarer
         birds: dict[str, BirdOutcome] = dict(self.fixed_birds)
         for b, bird in enumerate(BIRD_KEYS):
             holder = self.live.get(bird)
@@ -200,6 +199,33 @@ class Payoff:
                         out[k, flags] = f
                         break
         return out
+
+    def threshold_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per goal and flags reached so far: the least and the most any final flags need.
+
+        Final flags keep every bird code already set and the lost-trick bit;
+        unset codes may still become anything.  The kernel turns these into
+        quick bounds at trick starts.
+        """
+        t = self.thresholds()
+        lo = np.empty_like(t)
+        hi = np.empty_like(t)
+        for f in range(N_FLAGS):
+            sup = [g for g in range(N_FLAGS) if _extends(g, f)]
+            lo[:, f] = t[:, sup].min(axis=1)
+            hi[:, f] = t[:, sup].max(axis=1)
+        return lo, hi
+
+
+def _extends(final: int, now: int) -> bool:
+    """Can flags ``now`` end as ``final``?"""
+    if now & FLAG_LOST_TRICK and not final & FLAG_LOST_TRICK:
+        return False
+    for b in range(3):
+        code = bird_code_of(now, b)
+        if code and bird_code_of(final, b) != code:
+            return False
+    return True
 
 
 def make_payoff(rules: Rules, contract: str, declarer: int, hands: tuple[int, int, int], *,

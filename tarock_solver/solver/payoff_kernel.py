@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ..bits import popcount_nb
-from .kernel import _beats, _bit, _high, _legal, _nominal_sum
+from .kernel import GRP, NOM, _beats, _bit, _follow_score, _high, _lead_score, _legal, _nominal_sum
 
 INF = 2000
 MAXPLY = 64
@@ -64,6 +64,60 @@ def _slot(k0, k1, k2, mask):
     return h & mask
 
 
+@njit(cache=True)
+def _representatives(legal, in_play):
+    """Legal cards minus those equivalent to a higher legal card.
+
+    Two cards are equivalent when they are of one group, of equal value and
+    no other card still in play (hands and the trick in progress) lies
+    between them.  The bird cards I, II and III always keep their identity:
+    where they fall decides bird items.
+    """
+    reps = legal
+    m = legal & ~np.int64(7)
+    while m:
+        c = _high(m)
+        m &= ~_bit(c)
+        below = in_play & (_bit(c) - 1)
+        if below == 0:
+            continue
+        q = _high(below)
+        if q >= 3 and ((legal >> q) & 1) and GRP[q] == GRP[c] and NOM[q] == NOM[c]:
+            reps &= ~_bit(q)
+    return reps
+
+
+@njit(cache=True)
+def _pick(hands, seat, moves, ply, p, card, leader, declarer):
+    """The most promising card of ``moves`` (the card-point kernel's ordering)."""
+    best_c = -1
+    best_s = np.int64(-1 << 40)
+    m = moves
+    led = -1
+    w = -1
+    ws = -1
+    if p > 0:
+        led = card[ply - p]
+        w = led
+        ws = leader
+        for j in range(1, p):
+            cj = card[ply - p + j]
+            if _beats(cj, w):
+                w = cj
+                ws = (leader + j) % 3
+    while m:
+        c = _high(m)
+        m &= ~_bit(c)
+        if p == 0:
+            sc = _lead_score(hands, seat, c, declarer)
+        else:
+            sc = _follow_score(hands, seat, c, p, led, w, ws, declarer)
+        if sc > best_s:
+            best_s = sc
+            best_c = c
+    return best_c
+
+
 @njit(cache=True, inline="always")
 def _resolve_flags(flags, trick_no, c0, c1, c2, leader, winner, declarer):
     """Flags after a trick: bird codes of the bird trick, the lost-trick bit."""
@@ -92,16 +146,20 @@ def _resolve_flags(flags, trick_no, c0, c1, c2, leader, winner, declarer):
 
 @njit(cache=True)
 def search(hands_in, leader0, tcards, ntc, declarer, reserve, flags0, goal, thresholds,
-           alpha0, beta0, tt, stats):
+           t_lo, t_hi, alpha0, beta0, tt, stats):
     """Fail-soft minimax value of u (see the module docstring) in window (alpha0, beta0).
 
     ``hands_in``: int64[3]; ``tcards``: int64[3] with the ``ntc`` cards of the
     trick in progress; ``reserve``: the declarer's announced birds (bits 1/2/4)
-    under ``bird_reserve``; ``thresholds``: int64[goals, 128].
+    under ``bird_reserve``; ``thresholds``: int64[goals, 128]; ``t_lo``/``t_hi``:
+    the least and most threshold any final flags reachable from a flag value
+    need (:meth:`.payoff.Payoff.threshold_bounds`), for quick bounds.
     """
     mask = np.int64(tt.shape[0] - 1)
     hands = hands_in.copy()
     T = thresholds[goal]
+    TLO = t_lo[goal]
+    THI = t_hi[goal]
     card = np.zeros(MAXPLY, np.int64)
     pos = np.zeros(MAXPLY, np.int64)
     lead = np.zeros(MAXPLY, np.int64)
@@ -149,6 +207,16 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, flags0, goal, thre
                     done = True
                 else:
                     tno[ply] = 17 - popcount_nb(hands[L])
+                    # quick bounds: the declarer wins between none and all of the points left
+                    allh = hands[0] | hands[1] | hands[2]
+                    left = _nominal_sum(allh) - 2 * (popcount_nb(allh) // 3)
+                    if left - TLO[f] <= alpha[ply]:
+                        v = left - TLO[f]
+                        done = True
+                    elif -THI[f] >= beta[ply]:
+                        v = -THI[f]
+                        done = True
+                if not done and p == 0:
                     if popcount_nb(hands[L]) >= TT_MIN_CARDS:
                         k0 = hands[0] | (L << 54) | KEY_VALID
                         k1 = hands[1] | (f << 54)
@@ -181,7 +249,10 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, flags0, goal, thre
                 seat = (L + p) % 3
                 led = card[ply - p] if p > 0 else -1
                 legal = _legal(hands[seat], led, seat == declarer, reserve, tno[ply])
-                moves[ply] = legal
+                in_play = hands[0] | hands[1] | hands[2]
+                for j in range(p):
+                    in_play |= _bit(card[ply - p + j])
+                moves[ply] = _representatives(legal, in_play)
                 a_orig[ply] = alpha[ply]
                 b_orig[ply] = beta[ply]
                 best[ply] = -INF if seat == declarer else INF
@@ -249,7 +320,7 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, flags0, goal, thre
                     c = first[ply]
                     first[ply] = -1
                 else:
-                    c = _high(moves[ply])
+                    c = _pick(hands, seat, moves[ply], ply, p, card, L, declarer)
                 moves[ply] &= ~_bit(c)
                 card[ply] = c
                 hands[seat] &= ~_bit(c)
@@ -291,26 +362,12 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, flags0, goal, thre
 
 
 @njit(cache=True)
-def test_goal(hands, leader, tcards, ntc, declarer, reserve, flags, goal, thresholds, gained,
-              tt, stats):
+def test_goal(hands, leader, tcards, ntc, declarer, reserve, flags, goal, thresholds, t_lo,
+              t_hi, gained, tt, stats):
     """Does the declarer reach goal ``goal`` with ``gained`` points won since the root?"""
     v = search(hands, leader, tcards, ntc, declarer, reserve, flags, goal, thresholds,
-               -gained - 1, -gained, tt, stats)
+               t_lo, t_hi, -gained - 1, -gained, tt, stats)
     return v >= -gained
-
-
-@njit(cache=True)
-def best_goal(hands, leader, tcards, ntc, declarer, reserve, flags, thresholds, gained,
-              lo, hi, tt, stats):
-    """Largest goal index in [lo, hi] the declarer reaches (lo must be reachable)."""
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if test_goal(hands, leader, tcards, ntc, declarer, reserve, flags, mid, thresholds,
-                     gained, tt, stats):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 def new_table(bits: int) -> np.ndarray:
@@ -318,4 +375,4 @@ def new_table(bits: int) -> np.ndarray:
     return np.zeros((1 << bits, 4), dtype=np.int64)
 
 
-__all__ = ["INF", "MAX_GOALS", "best_goal", "new_table", "search", "test_goal"]
+__all__ = ["INF", "MAX_GOALS", "new_table", "search", "test_goal"]
