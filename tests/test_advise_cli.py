@@ -87,5 +87,7 @@ def test_text_output_has_the_three_parts(capsys) -> None:
     assert code == 0, err
     assert "E[net game points]" in out
     assert "Announcements" in out
-    assert "Recommendation: bid Solo" in out
+    # two worlds are too few to advise on: the line says so and still names the leader
+    assert "Recommendation (tentative: fewer than 10 worlds for Solo" in out
+    assert "bid Solo" in out
     assert "not evaluated yet" in out

@@ -51,7 +51,7 @@ def test_recommendation_prefers_the_best_and_flags_noise() -> None:
 
 
 def test_a_losing_best_bid_means_pass() -> None:
-    rec = recommend([stats("three", [-6, -4, -5]), stats("solo", [-50, -40, -60])])
+    rec = recommend([stats("three", [-6, -4, -5] * 4), stats("solo", [-50, -40, -60] * 4)])
     assert rec["contract"] == "pass" and rec["best_bid"] == "three"
     assert recommendation_text(rec, {}).startswith("Recommendation: pass.")
 
@@ -73,3 +73,14 @@ def test_plot_writes_a_png(tmp_path) -> None:
     path = tmp_path / "points.png"
     plot_points({"solo": np.array([30, 38, 41]), "three": np.array([36, 44])}, str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_recommendation_is_tentative_below_the_minimum_worlds() -> None:
+    from tarock_solver.advise.report import MIN_WORLDS
+
+    few = recommend([stats("solo", [10.0] * (MIN_WORLDS - 1))])
+    assert few["tentative"] and few["thin_contracts"] == ["solo"]
+    assert recommendation_text(few, {}).startswith("Recommendation (tentative: fewer than")
+    enough = recommend([stats("solo", [10.0, 12.0] * MIN_WORLDS)])
+    assert not enough["tentative"]
+    assert recommendation_text(enough, {}).startswith("Recommendation: bid solo")

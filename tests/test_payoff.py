@@ -181,3 +181,46 @@ def test_partner_capture_void_vs_fail() -> None:
                              **kwargs)
     assert fail.net_declarer == 30 and "uhu@def:lost" in fail.birds
     assert fail.points == void.points == 38
+
+
+# ----------------------------------------------------------------- the payoff model
+
+
+def test_bird_codes() -> None:
+    from tarock_solver.solver.payoff import BIRD_LOST, BIRD_PARTNER, BIRD_WON, bird_code
+
+    assert bird_code(holder=F, winner=F, declarer=F) == BIRD_WON
+    assert bird_code(holder=F, winner=M, declarer=F) == BIRD_LOST
+    assert bird_code(holder=M, winner=F, declarer=F) == BIRD_LOST
+    assert bird_code(holder=M, winner=M, declarer=F) == BIRD_WON
+    assert bird_code(holder=M, winner=R, declarer=F) == BIRD_PARTNER
+
+
+def test_thresholds_are_the_first_points_reaching_each_goal() -> None:
+    payoff = make_payoff(DUMMETT, "three", F, TRADE, leader=M, base_thirds=75,
+                         announcements={"pagat": "after"}, contras={"game": "a"})
+    table = payoff.net_table()
+    goals = payoff.goals()
+    thresholds = payoff.thresholds()
+    assert goals == sorted(set(goals))
+    for flags, row in table.items():
+        for k, goal in enumerate(goals):
+            first = next((f for f, net in enumerate(row) if net >= goal), None)
+            assert thresholds[k, flags] == (1000 if first is None else first)
+    # the announced Pagat: won (code 1) vs not in its trick (code 0), game lost by 1 point
+    assert table[64 | 1][10] - table[64][10] == 2 * 2 * 10  # the declarer writes 10 instead of each defender
+
+
+def test_bad_positions_are_refused() -> None:
+    from tarock_solver.errors import DealError
+
+    with pytest.raises(DealError, match="twice"):
+        solve_game_points((_hand("T1 T2"), _hand("T2 T3"), _hand("T4 T5")), F, F, rules=DUMMETT,
+                          contract="three")
+    with pytest.raises(DealError, match="same number"):
+        solve_game_points((_hand("T1 T2"), _hand("T3"), _hand("T4 T5")), F, F, rules=DUMMETT,
+                          contract="three")
+    with pytest.raises(RulesError, match="only the holder"):  # M holds the Pagat, not F
+        solve_game_points((_hand("T3 T5"), _hand("T1 T22"), _hand("T2 S8")), F, F,
+                          rules=DUMMETT, contract="three", discard_thirds=99,
+                          announcements={"pagat": "after"})

@@ -30,6 +30,8 @@ SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "optio
                   "win_prob", "win_prob_se", "mean_net", "mean_net_se", "mean_points")
 EXTRA_COLUMNS = ("kind", "mean_points_se", "gain", "gain_se", "p_success", "announce_rate",
                  "conditional", "talon_behaviour")
+#: Fewer worlds than this for any contract make the recommendation tentative.
+MIN_WORLDS = 10
 #: Two estimates closer than this many standard errors of their difference are "within noise".
 NOISE_SE = 2.0
 
@@ -226,12 +228,26 @@ def announcements_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def recommend(stats: Sequence[OptionStats]) -> dict:
-    """The option with the highest expected net if it beats passing, with margin and noise."""
+    """The option with the highest expected net if it beats passing, with margin and noise.
+
+    A recommendation resting on fewer than ``MIN_WORLDS`` worlds of some contract, or
+    leaving a contract unevaluated, is marked ``tentative``: a player must not read a
+    one-world estimate as advice.
+    """
     usable = [s for s in stats if s.n >= 1]
     if not usable:
         return {"contract": "pass", "option": "plain", "mean_net": 0.0, "mean_net_se": math.nan,
                 "samples": 0, "reason": "no world was evaluated in the time limit",
-                "vs_pass_within_noise": True, "runner_up": None}
+                "vs_pass_within_noise": True, "runner_up": None, "tentative": True,
+                "thin_contracts": sorted({s.contract for s in stats})}
+    rec = _recommend(usable, stats)
+    thin = sorted({s.contract for s in stats if s.kind == "plain" and s.n < MIN_WORLDS})
+    rec["tentative"] = bool(thin)
+    rec["thin_contracts"] = thin
+    return rec
+
+
+def _recommend(usable: Sequence[OptionStats], stats: Sequence[OptionStats]) -> dict:
     ranked = sorted(usable, key=lambda s: -float(s.nets.mean()))
     best = ranked[0]
     mean, se = mean_se(best.nets)
@@ -336,6 +352,11 @@ def recommendation_text(rec: dict, names: dict[str, str]) -> str:
         name = names.get(contract, contract)
         return name if option == "plain" else f"{name} with {option.replace(';', ' + ')}"
 
+    if rec.get("tentative"):
+        thin = ", ".join(names.get(c, c) for c in rec.get("thin_contracts", []))
+        firm = recommendation_text({**rec, "tentative": False}, names)
+        return (f"Recommendation (tentative: fewer than {MIN_WORLDS} worlds for {thin}; raise "
+                f"--time-limit or --samples):" + firm[len("Recommendation:"):])
     if rec["contract"] == "pass":
         if rec.get("best_bid") is None:
             return f"Recommendation: pass ({rec.get('reason', 'nothing beats passing')})."

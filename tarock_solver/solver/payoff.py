@@ -208,12 +208,15 @@ class Payoff:
         quick bounds at trick starts.
         """
         t = self.thresholds()
-        lo = np.empty_like(t)
-        hi = np.empty_like(t)
+        lo = np.full_like(t, IMPOSSIBLE)
+        hi = np.full_like(t, IMPOSSIBLE)
+        reachable = list(self.net_table())
         for f in range(N_FLAGS):
-            sup = [g for g in range(N_FLAGS) if _extends(g, f)]
-            lo[:, f] = t[:, sup].min(axis=1)
-            hi[:, f] = t[:, sup].max(axis=1)
+            # only outcomes the position can end in: the others would spoil the bounds
+            sup = [g for g in reachable if _extends(g, f)]
+            if sup:
+                lo[:, f] = t[:, sup].min(axis=1)
+                hi[:, f] = t[:, sup].max(axis=1)
         return lo, hi
 
 

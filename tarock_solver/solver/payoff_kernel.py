@@ -29,7 +29,18 @@ import numpy as np
 from numba import njit
 
 from ..bits import popcount_nb
-from .kernel import GRP, NOM, _beats, _bit, _follow_score, _high, _lead_score, _legal, _nominal_sum
+from .kernel import (
+    GRP,
+    NOM,
+    _beats,
+    _bit,
+    _follow_score,
+    _high,
+    _lead_score,
+    _legal,
+    _nominal_sum,
+    _sure_points,
+)
 
 INF = 2000
 MAXPLY = 64
@@ -207,14 +218,17 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, flags0, goal, thre
                     done = True
                 else:
                     tno[ply] = 17 - popcount_nb(hands[L])
-                    # quick bounds: the declarer wins between none and all of the points left
+                    # quick bounds: the declarer wins at least the points of his sure
+                    # winners and at most the points left minus the defenders' sure ones
                     allh = hands[0] | hands[1] | hands[2]
                     left = _nominal_sum(allh) - 2 * (popcount_nb(allh) // 3)
-                    if left - TLO[f] <= alpha[ply]:
-                        v = left - TLO[f]
+                    sure_d, sure_f = _sure_points(hands[declarer], hands[(declarer + 1) % 3],
+                                                  hands[(declarer + 2) % 3])
+                    if left - sure_f - TLO[f] <= alpha[ply]:
+                        v = left - sure_f - TLO[f]
                         done = True
-                    elif -THI[f] >= beta[ply]:
-                        v = -THI[f]
+                    elif sure_d - THI[f] >= beta[ply]:
+                        v = sure_d - THI[f]
                         done = True
                 if not done and p == 0:
                     if popcount_nb(hands[L]) >= TT_MIN_CARDS:
