@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from clitools import run
 
 from cli.main import main
 from tarock_solver.bench import (
@@ -22,17 +23,6 @@ from tarock_solver.bench.stats import timing_summary
 from tarock_solver.cards import popcount
 from tarock_solver.errors import FileFormatError
 from tarock_solver.solver import Solver
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 # ----------------------------------------------------------------------------- positions
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clitools import run
 
 from cli.commands.show import points_table
 from cli.main import cli, main
@@ -41,15 +42,6 @@ Talon  t1 ♦4  t2 ♦J  t3 ♠Q  t4 ♣9  t5 ♣C  t6 ♥J
 """
 
 
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    """Run `tarock ARGS` through cli.main.main, as the console script does."""
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ---------------------------------------------------------------------------

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from clitools import run
 
-from cli.main import main
 from tarock_solver.analysis import solve_contract
 from tarock_solver.cards import round_points
 from tarock_solver.notation import parse_deal
@@ -19,14 +19,6 @@ JSON_KEYS = {"declarer", "contract", "talon_group", "discard", "declarer_thirds"
              "declarer_points", "made", "nodes", "seconds"}
 
 
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_json_rows_have_the_documented_keys(capsys):

@@ -50,8 +50,8 @@ _BOUND_OFFSET = 2048
 _FIELD = np.int64(4095)
 _NO_MOVE = 63
 FLAG_LOST_TRICK = 64
-# stats slots
-ST_NODES, ST_TT_HITS = 0, 1
+# stats slots; ST_BEST receives the root's best card (-1 if the root was cut at once)
+ST_NODES, ST_TT_HITS, ST_BEST = 0, 1, 2
 NSTATS = 4
 
 
@@ -202,6 +202,7 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, flags0, goal, thre
 
     entering = True
     v = np.int64(0)
+    stats[ST_BEST] = -1
     while True:
         if entering:
             # ---- enter the node at ply
@@ -324,6 +325,8 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, flags0, goal, thre
                     tt[s, 1] = k1
                     tt[s, 2] = k2
                     tt[s, 3] = _pack(lo, hi, bestc[ply])
+                if ply == base:
+                    stats[ST_BEST] = bestc[ply]
                 done = True
             else:
                 # ---- play the next card of ply

@@ -1,0 +1,16 @@
+"""Shared helper for CLI tests: run `tarock ARGS` in-process, as the console script does."""
+
+from __future__ import annotations
+
+from cli.main import main
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of `tarock ARGS` through cli.main.main."""
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
