@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 import pandas as pd
 
 from ..errors import FileFormatError
@@ -132,23 +133,25 @@ def _conform(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[list(RESULT_COLUMNS)].astype(RESULT_DTYPES)
 
 
-def _plain(value: Any) -> Any:
-    """A cell as a JSON value: None for nulls, Python scalars for numpy ones."""
+def plain_cell(value: Any) -> Any:
+    """A cell as a plain Python (JSON) value; None for every kind of null."""
     if value is None or value is pd.NA:
         return None
+    if isinstance(value, np.generic):
+        value = value.item()
     if isinstance(value, float) and math.isnan(value):
         return None
-    if hasattr(value, "item"):
-        return value.item()
     return value
 
 
-def _csv_cell(value: Any) -> str:
-    value = _plain(value)
+def csv_cell(value: Any) -> str:
+    """A cell as CSV text: empty for null, true/false for booleans."""
+    value = plain_cell(value)
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    # str() of a float is its shortest exact repr, so floats round-trip.
     return str(value)
 
 
@@ -158,13 +161,13 @@ def _csv_text(frame: pd.DataFrame, header: bool) -> str:
     if header:
         writer.writerow(RESULT_COLUMNS)
     for row in frame.itertuples(index=False, name=None):
-        writer.writerow([_csv_cell(v) for v in row])
+        writer.writerow([csv_cell(v) for v in row])
     return buf.getvalue()
 
 
 def _jsonl_text(frame: pd.DataFrame) -> str:
     columns = list(RESULT_COLUMNS)
-    lines = [json.dumps({c: _plain(v) for c, v in zip(columns, row, strict=True)},
+    lines = [json.dumps({c: plain_cell(v) for c, v in zip(columns, row, strict=True)},
                         ensure_ascii=False)
              for row in frame.itertuples(index=False, name=None)]
     return "".join(line + "\n" for line in lines)

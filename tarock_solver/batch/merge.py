@@ -16,15 +16,14 @@ import contextlib
 import csv
 import io
 import json
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-import numpy as np
 import pandas as pd
 
+from ..analysis.results import csv_cell, plain_cell
 from .checkpoint import Checkpoint, atomic_write
 from .errors import BatchError
 from .worker import RecordError
@@ -71,30 +70,8 @@ def errors_path_for(output: str | os.PathLike[str]) -> Path:
 # ---------------------------------------------------------------------------
 
 
-def _plain(value: Any) -> Any:
-    """A cell as a plain Python value; None for every kind of null."""
-    if value is None or value is pd.NA:
-        return None
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
-
-
-def _csv_cell(value: Any) -> str:
-    value = _plain(value)
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    # str() of a float is its shortest exact repr, so floats round-trip.
-    return str(value)
-
-
-# The cell formatting matches tarock_solver.analysis.results.write_results byte for byte
-# (tests/test_batch.py checks it), so a batch file and a file written by the library
-# read and diff the same.
+# Cells are formatted by tarock_solver.analysis.results (csv_cell, plain_cell), so a batch
+# file and a file written by the library read and diff the same (tests/test_batch.py).
 
 
 def frame_to_csv(frame: pd.DataFrame, *, header: bool) -> str:
@@ -104,14 +81,14 @@ def frame_to_csv(frame: pd.DataFrame, *, header: bool) -> str:
     if header:
         writer.writerow(list(frame.columns))
     for row in frame.itertuples(index=False, name=None):
-        writer.writerow([_csv_cell(v) for v in row])
+        writer.writerow([csv_cell(v) for v in row])
     return buffer.getvalue()
 
 
 def frame_to_jsonl(frame: pd.DataFrame) -> str:
     """``frame`` as JSON Lines: one object per row, columns in frame order."""
     names = list(frame.columns)
-    return "".join(json.dumps({c: _plain(v) for c, v in zip(names, row, strict=True)},
+    return "".join(json.dumps({c: plain_cell(v) for c, v in zip(names, row, strict=True)},
                               ensure_ascii=False) + "\n"
                    for row in frame.itertuples(index=False, name=None))
 
