@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
+import batch_deals
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -34,7 +34,6 @@ from tarock_solver.batch import (
 from tarock_solver.batch.checkpoint import atomic_write
 from tarock_solver.batch.merge import frame_to_csv, frame_to_jsonl, has_pyarrow
 from tarock_solver.cards import mask_of
-from tarock_solver.deal import Deal
 from tarock_solver.deal_files import DealRecord, write_deals
 from tarock_solver.rules import load_rules
 
@@ -43,18 +42,7 @@ DECLARERS = ("M", "R")
 
 
 def lopsided_records(count: int, seed: int) -> list[DealRecord]:
-    """Deals where F holds tarocks VII … XXII; M holds I and R holds II (so no hand is
-    tarock-less); the other 36 cards are shuffled with ``seed``."""
-    rng = np.random.default_rng(seed)
-    top = list(range(6, 22))
-    records = []
-    for i in range(count):
-        rest = [int(c) for c in rng.permutation([c for c in range(54)
-                                                 if c not in top and c not in (0, 1)])]
-        deal = Deal(hands=(mask_of(top), mask_of([0, *rest[:15]]), mask_of([1, *rest[15:30]])),
-                    talon=tuple(rest[30:]))
-        records.append(DealRecord(id=f"lop-{seed}-{i}", deal=deal, seed=seed))
-    return records
+    return batch_deals.lopsided_records(count, seed, f"lop-{seed}")
 
 
 def settings(**changes) -> BatchSettings:

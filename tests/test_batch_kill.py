@@ -16,14 +16,12 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+import batch_deals
 import pandas as pd
 import pytest
 
 from tarock_solver.analysis import read_results
 from tarock_solver.batch import BatchSettings, parts_dir, plan_batch, run_batch
-from tarock_solver.cards import mask_of
-from tarock_solver.deal import Deal
 from tarock_solver.deal_files import DealRecord, write_deals
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL (POSIX)")
@@ -35,18 +33,7 @@ CHUNK = 2
 
 
 def lopsided_records(count: int, seed: int) -> list[DealRecord]:
-    """F holds tarocks VII … XXII, M holds I, R holds II, the rest is shuffled: cheap
-    searches with M or R declaring, but different rows for every deal."""
-    rng = np.random.default_rng(seed)
-    top = list(range(6, 22))
-    records = []
-    for i in range(count):
-        rest = [int(c) for c in rng.permutation([c for c in range(54)
-                                                 if c not in top and c not in (0, 1)])]
-        deal = Deal(hands=(mask_of(top), mask_of([0, *rest[:15]]), mask_of([1, *rest[15:30]])),
-                    talon=tuple(rest[30:]))
-        records.append(DealRecord(id=f"kill-{i}", deal=deal, seed=seed))
-    return records
+    return batch_deals.lopsided_records(count, seed, "kill")
 
 
 @pytest.fixture(scope="module")
