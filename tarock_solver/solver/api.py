@@ -31,9 +31,10 @@ from ..cards import CARD_IDS, FULL_MASK, N_CARDS, bit
 from ..errors import DealError, RulesError
 from ..play import legal_moves, reserved_mask
 from . import kernel
+from .table import new_table
 
-#: Default transposition-table size: 2**21 rows of 72 bytes (144 MiB; exact-key and rank-only
-#: entries, kernel.TT_COLUMNS).  Measured on full
+#: Default transposition-table size: 2**21 rows of 64 bytes (128 MiB: 2**21 exact-key and
+#: 2**20 rank-only entries, see kernel.TT_COLUMNS).  Measured on full
 #: deals: 2**22 rows save ~15% of the time of 2**20; small positions need far less.
 DEFAULT_TT_BITS = 21
 MIN_TT_BITS, MAX_TT_BITS = 10, 28
@@ -216,7 +217,7 @@ class Solver:
 
     def __init__(self, tt_bits: int | None = None, *, max_nodes: int | None = None) -> None:
         self.tt_bits = _check_tt_bits(tt_bits)
-        self.tt = np.zeros((1 << self.tt_bits, kernel.TT_COLUMNS), dtype=np.int64)
+        self.tt = new_table(self.tt_bits)
         self.stats = SolveStats()
         self._counters = np.zeros(kernel.NSTATS, dtype=np.int64)
         self.last_nodes = 0

@@ -18,11 +18,11 @@ leave the opponents few replies); relative-rank TT keys.
 Card masks are ``int64`` inside the kernels: 54 bits fit, and signed
 arithmetic avoids numba's uint64/int64 promotion to float.
 
-Transposition table: an ``int64`` array of shape (2**bits, 4), probed and
-stored at trick starts only.  Each row is ``key0, key1, key2, data``; the
-keys are the three hands normalised to relative ranks (see
-:func:`_normalise`) with the leader, the declarer and the announced birds in
-the top bits of ``key0``; ``data`` packs a lower bound, an upper bound, the
+Transposition table: an ``int64`` array of shape (2**bits, TT_COLUMNS),
+probed and stored at trick starts only.  Columns 0..3 are ``key0, key1, key2,
+data``; the keys are the three hands with the played 1-point cards squeezed
+out (relative ranks, see :func:`_exact_key`) with the leader, the declarer
+and the announced birds in the top bits of ``key0``; ``data`` packs a lower bound, an upper bound, the
 best lead (normalised) and log2 of the nodes the entry's search took.
 Rows form buckets of :data:`BUCKET`: the first rows keep the entries that
 saved the most work, the last row always takes the newest one.  Entries are
@@ -37,7 +37,7 @@ from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..bits import clz_nb, ctz_nb, popcount_nb
+from ..bits import clz_nb, ctz_nb, pdep_nb, pext_nb, popcount_nb
 from ..cards import GROUP_MASKS, GROUP_OF, NOMINAL
 
 # ----------------------------------------------------------------- constants
@@ -47,6 +47,7 @@ GRP = GROUP_OF.astype(np.int64)
 #: Mask of each card's group, by card index.
 CGM = np.array([GROUP_MASKS[g] for g in GROUP_OF], dtype=np.int64)
 TAROCKS = np.int64(GROUP_MASKS[0])
+ALL_CARDS = np.int64((1 << 54) - 1)
 #: Group masks by group number (entry 0, the tarocks, unused by suit loops).
 SUIT_GROUPS = np.array(GROUP_MASKS, dtype=np.int64)
 
@@ -105,13 +106,40 @@ REGION_MASK_FIXED = np.array([((1 << 17) - 1) << 3] + [((1 << n) - 1) << b for b
 # (``_point_shift``) before it is used.  Off when birds are announced (I/II/III
 # keep their identity there).  Measured: 3.75x fewer nodes at 12-13 tricks,
 # 9.4x on full deals (benchmarks/EXPERIMENTS.md, idea 5b).
-QS_BASE = np.array([0, 22, 30, 38, 46], dtype=np.int64)
 QS_MASK = np.array(list(GROUP_MASKS), dtype=np.int64)
-#: Columns of one TT row: 4 for the exact-key entry, 5 for the rank-only entry.
-TT_COLUMNS = 9
+#: Words of one TT row (one 64-byte cache line).  A table of R rows holds R
+#: exact-key entries of 4 words in its first half (buckets of BUCKET entries,
+#: two cache lines) and R/2 rank-only entries of 8 words (one line each) in its
+#: second half; see :func:`search`.
+TT_COLUMNS = 8
+#: Words of one rank-only entry: key0..2, bounds, cards in play, three spare.
+RANK_WORDS = 8
 
 
 # ----------------------------------------------------------------- small helpers
+
+@intrinsic
+def _prefetch_word(typingctx, arr, i):
+    """Hint the CPU to fetch the cache line of ``arr[i]`` (1-D array)."""
+    if not isinstance(arr, types.Array) or arr.ndim != 1 or not isinstance(i, types.Integer):
+        return None
+    sig = types.void(arr, i)
+
+    def codegen(context, builder, signature, args):
+        aryty, ity = signature.args
+        ary = context.make_array(aryty)(context, builder, args[0])
+        j = context.cast(builder, args[1], ity, types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [j], wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
 
 @intrinsic
 def _prefetch_row(typingctx, arr, row):
@@ -412,40 +440,37 @@ def _representatives(legal, in_play, birds):
     return reps
 
 
-@njit(cache=True)
-def _normalise(h0, h1, h2, rbase, rmask):
-    """The three hands with 1-point cards renumbered by rank among the cards in play.
+@njit(cache=True, inline="always")
+def _exact_key(h0, h1, h2, rmask):
+    """Relative-rank key of three hands.
 
-    Inside each region a card moves to ``base + its rank`` among the region's
-    cards in play; hand 2 gets the region places hands 0 and 1 leave free.
+    Inside each region (1-point cards: tarocks II..XX, the four pips of each
+    suit) only a card's rank among the region's cards in play matters.  One
+    ``pext`` a hand over (cards of the regions still in play) + (every
+    card outside the regions) squeezes out the gaps the played 1-point cards
+    left; the regions' card counts (in bits 54..) say where each region ends.
     """
     allc = h0 | h1 | h2
-    o0 = h0
-    o1 = h1
-    o2 = h2
-    for r in range(5):
-        rm = rmask[r]
-        m = allc & rm
-        if m == 0:
-            continue
-        base = rbase[r]
-        a = np.int64(0)
-        x = h0 & rm
-        while x:
-            c = ctz_nb(x)
-            x &= x - 1
-            a |= _bit(base + popcount_nb(m & (_bit(c) - 1)))
-        b = np.int64(0)
-        x = h1 & rm
-        while x:
-            c = ctz_nb(x)
-            x &= x - 1
-            b |= _bit(base + popcount_nb(m & (_bit(c) - 1)))
-        everything = ((np.int64(1) << popcount_nb(m)) - 1) << base
-        o0 = (o0 & ~rm) | a
-        o1 = (o1 & ~rm) | b
-        o2 = (o2 & ~rm) | (everything & ~a & ~b)
-    return o0, o1, o2
+    outside = ALL_CARDS & ~(rmask[0] | rmask[1] | rmask[2] | rmask[3] | rmask[4])
+    m = (allc & (rmask[0] | rmask[1] | rmask[2] | rmask[3] | rmask[4])) | outside
+    counts = (popcount_nb(allc & rmask[0]) | (popcount_nb(allc & rmask[1]) << 5)
+              | (popcount_nb(allc & rmask[2]) << 8) | (popcount_nb(allc & rmask[3]) << 11)
+              | (popcount_nb(allc & rmask[4]) << 14))
+    return (pext_nb(h0, m), pext_nb(h1, m) | ((counts & 1023) << 54),
+            pext_nb(h2, m) | ((counts >> 10) << 54))
+
+
+@njit(cache=True, inline="always")
+def _rank_key(h0, h1, h2):
+    """Rank-only key of three hands at a trick start (at most 48 cards in play):
+    each hand squeezed over the cards in play by ``pext``, with the five groups'
+    card counts in bits 48.. saying where each group ends."""
+    allc = h0 | h1 | h2
+    counts = (popcount_nb(allc & QS_MASK[0]) | (popcount_nb(allc & QS_MASK[1]) << 5)
+              | (popcount_nb(allc & QS_MASK[2]) << 9) | (popcount_nb(allc & QS_MASK[3]) << 13)
+              | (popcount_nb(allc & QS_MASK[4]) << 17))
+    return (pext_nb(h0, allc), pext_nb(h1, allc) | ((counts & 65535) << 48),
+            pext_nb(h2, allc) | ((counts >> 16) << 48))
 
 
 @njit(cache=True)
@@ -453,12 +478,10 @@ def _denormalise(nc, allc, rbase, rmask):
     """The real card behind normalised card ``nc`` in a position with cards ``allc``."""
     for r in range(5):
         if (rmask[r] >> nc) & 1:
-            m = allc & rmask[r]
-            for _ in range(nc - rbase[r]):
-                m &= m - 1
-            if m == 0:
+            x = pdep_nb(_bit(nc - rbase[r]), allc & rmask[r])
+            if x == 0:
                 return -1
-            return ctz_nb(m)
+            return ctz_nb(x)
     return nc
 
 
@@ -577,11 +600,11 @@ def _follow_score(h, s, c, p, led, w, ws, declarer):
 
 
 @njit(cache=True, inline="always")
-def _tt_probe_slot(tt, slot, k0, k1, k2):
-    """Data word of the entry for a key in the bucket at ``slot``, or -1."""
-    for r in range(slot, slot + BUCKET):
-        if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 2] == k2:
-            return tt[r, 3]
+def _tt_probe_slot(flat, base, k0, k1, k2):
+    """Data word of the entry for a key in the bucket at word ``base``, or -1."""
+    for w in range(base, base + 4 * BUCKET, 4):
+        if flat[w] == k0 and flat[w + 1] == k1 and flat[w + 2] == k2:
+            return flat[w + 3]
     return -1
 
 
@@ -621,6 +644,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
     store = np.zeros(MAXPLY, np.int64)
     nstart = np.zeros(MAXPLY, np.int64)
     key = np.empty((MAXPLY, 3), np.int64)
+    qkey = np.empty((MAXPLY, 3), np.int64)
     mv = np.empty((MAXPLY, MAXMOVES), np.int64)
     score = np.empty(MAXMOVES, np.int64)
 
@@ -630,7 +654,13 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
     else:
         rbase = REGION_BASE
         rmask = REGION_MASK
-    tt_mask = tt.shape[0] - 1
+    # one flat view of the table: exact entries in words [0, 4R), rank-only
+    # entries in words [4R, 8R), R = rows
+    flat = tt.reshape(tt.size)
+    ex_mask = tt.shape[0] - 1
+    rk_base = 4 * tt.shape[0]
+    rk_mask = tt.shape[0] // 2 - 1
+    use_rank = birds == 0
     flags = (np.int64(declarer) << 56) | (np.int64(birds) << 58) | KEY_VALID
     def_a = (declarer + 1) % 3
     def_b = (declarer + 2) % 3
@@ -699,11 +729,17 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 allc = h[0] | h[1] | h[2]
                 use_tt = n >= TT_MIN_CARDS
                 if use_tt:
-                    n0, n1, n2 = _normalise(h[0], h[1], h[2], rbase, rmask)
+                    n0, n1, n2 = _exact_key(h[0], h[1], h[2], rmask)
                     k0 = n0 | (np.int64(s) << 54) | flags
-                    slot = _hash(k0, n1, n2) & tt_mask & ~np.int64(BUCKET - 1)
-                    _prefetch_row(tt, slot)
-                    _prefetch_row(tt, slot + 2)
+                    slot = 4 * (_hash(k0, n1, n2) & ex_mask & ~np.int64(BUCKET - 1))
+                    _prefetch_word(flat, slot)
+                    _prefetch_word(flat, slot + 8)
+                    if use_rank:
+                        q0, q1, q2 = _rank_key(h[0], h[1], h[2])
+                        qk0 = q0 | (np.int64(s) << 54) | flags
+                        r2 = rk_base + RANK_WORDS * (_hash(qk0 ^ np.int64(0x5bd1e995), q1, q2)
+                                                     & rk_mask)
+                        _prefetch_word(flat, r2)
                 # quick bounds before any move generation
                 rest = _nominal_sum(allc) - 2 * n
                 lbd, lbf = _sure_points(h[declarer], h[def_a], h[def_b])
@@ -727,7 +763,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                     continue
                 # transposition table (relative-rank key)
                 if use_tt:
-                    data = _tt_probe_slot(tt, slot, k0, n1, n2)
+                    data = _tt_probe_slot(flat, slot, k0, n1, n2)
                     if data >= 0:
                         stats[ST_TT_HITS] += 1
                         lo = data & 255
@@ -741,13 +777,13 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                         tm = (data >> 16) & 255
                         if tm < 64:
                             ttmove = _denormalise(tm, allc, rbase, rmask)
-                    if birds == 0:
-                        q0, q1, q2 = _normalise(h[0], h[1], h[2], QS_BASE, QS_MASK)
-                        qk0 = q0 | (np.int64(s) << 54) | flags
-                        r2 = _hash(qk0 ^ np.int64(0x5bd1e995), q1, q2) & tt_mask
-                        if tt[r2, 4] == qk0 and tt[r2, 5] == q1 and tt[r2, 6] == q2:
-                            ddn, ddu = _point_shift(tt[r2, 8], allc)
-                            d2 = tt[r2, 7]
+                    if use_rank:
+                        qkey[d, 0] = qk0
+                        qkey[d, 1] = q1
+                        qkey[d, 2] = q2
+                        if flat[r2] == qk0 and flat[r2 + 1] == q1 and flat[r2 + 2] == q2:
+                            ddn, ddu = _point_shift(flat[r2 + 4], allc)
+                            d2 = flat[r2 + 3]
                             lo2 = (d2 & 255) - ddn
                             up2 = ((d2 >> 8) & 255) + ddu
                             if lo2 >= be[d] or up2 <= al[d]:
@@ -886,12 +922,12 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
             k0 = key[d, 0]
             k1 = key[d, 1]
             k2 = key[d, 2]
-            slot = _hash(k0, k1, k2) & tt_mask & ~np.int64(BUCKET - 1)
+            slot = 4 * (_hash(k0, k1, k2) & ex_mask & ~np.int64(BUCKET - 1))
             target = -1
-            for r in range(slot, slot + BUCKET):
-                if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 2] == k2:
+            for w in range(slot, slot + 4 * BUCKET, 4):
+                if flat[w] == k0 and flat[w + 1] == k1 and flat[w + 2] == k2:
                     # same position: keep the tighter of old and new bounds
-                    old = tt[r, 3]
+                    old = flat[w + 3]
                     if (old & 255) > lo:
                         lo = old & 255
                     if ((old >> 8) & 255) < up:
@@ -900,45 +936,47 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                         tm = (old >> 16) & 255
                     if ((old >> 24) & 255) > n:
                         n = (old >> 24) & 255
-                    target = r
+                    target = w
                     break
             if target < 0:
-                # The first rows keep the entries that save the most work; the
-                # last row always takes the newcomer (or the entry it evicts).
+                # The first entries keep the ones that save the most work; the
+                # last always takes the newcomer (or the entry it evicts).
                 low = 1 << 30
-                last = slot + BUCKET - 1
-                for r in range(slot, last):
-                    cost = -1 if tt[r, 0] == 0 else (tt[r, 3] >> 24) & 255
+                last = slot + 4 * (BUCKET - 1)
+                for w in range(slot, last, 4):
+                    cost = -1 if flat[w] == 0 else (flat[w + 3] >> 24) & 255
                     if cost < low:
                         low = cost
-                        target = r
+                        target = w
                 if n >= low:
-                    tt[last, 0] = tt[target, 0]
-                    tt[last, 1] = tt[target, 1]
-                    tt[last, 2] = tt[target, 2]
-                    tt[last, 3] = tt[target, 3]
+                    flat[last] = flat[target]
+                    flat[last + 1] = flat[target + 1]
+                    flat[last + 2] = flat[target + 2]
+                    flat[last + 3] = flat[target + 3]
                 else:
                     target = last
-            tt[target, 0] = k0
-            tt[target, 1] = k1
-            tt[target, 2] = k2
-            tt[target, 3] = lo | (up << 8) | (tm << 16) | (n << 24)
-            if birds == 0:
+            flat[target] = k0
+            flat[target + 1] = k1
+            flat[target + 2] = k2
+            flat[target + 3] = lo | (up << 8) | (tm << 16) | (n << 24)
+            if use_rank:
                 allp = h[0] | h[1] | h[2]
-                q0, q1, q2 = _normalise(h[0], h[1], h[2], QS_BASE, QS_MASK)
-                qk0 = q0 | (np.int64(mover[d]) << 54) | flags
-                r2 = _hash(qk0 ^ np.int64(0x5bd1e995), q1, q2) & tt_mask
-                if tt[r2, 4] == qk0 and tt[r2, 5] == q1 and tt[r2, 6] == q2 and tt[r2, 8] == allp:
-                    od = tt[r2, 7]
+                qk0 = qkey[d, 0]
+                q1 = qkey[d, 1]
+                q2 = qkey[d, 2]
+                r2 = rk_base + RANK_WORDS * (_hash(qk0 ^ np.int64(0x5bd1e995), q1, q2) & rk_mask)
+                if flat[r2] == qk0 and flat[r2 + 1] == q1 and flat[r2 + 2] == q2 \
+                        and flat[r2 + 4] == allp:
+                    od = flat[r2 + 3]
                     if (od & 255) > lo:
                         lo = od & 255
                     if ((od >> 8) & 255) < up:
                         up = (od >> 8) & 255
-                tt[r2, 4] = qk0
-                tt[r2, 5] = q1
-                tt[r2, 6] = q2
-                tt[r2, 7] = lo | (up << 8)
-                tt[r2, 8] = allp
+                flat[r2] = qk0
+                flat[r2 + 1] = q1
+                flat[r2 + 2] = q2
+                flat[r2 + 3] = lo | (up << 8)
+                flat[r2 + 4] = allp
 
     stats[ST_NODES] += nodes
     return v
