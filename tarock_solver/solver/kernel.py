@@ -11,9 +11,11 @@ that share the table.
 
 Pruning, each measured on random positions (see benchmarks/solver_probe.py):
 equivalent cards searched once; quick bounds at every trick start (points
-left; tarocks that beat everything of the other side; the side on lead
-cashing its sure winners); move ordering (TT move, sure winners, leads that
-leave the opponents few replies); relative-rank TT keys.
+left; tarocks that beat everything of the other side; tarock tricks one side
+must win by counting; the side on lead cashing its sure winners); move
+ordering (TT move, sure winners, leads that leave the opponents few
+replies); relative-rank TT keys; a rank-only second table whose bounds are
+shifted by point differences (benchmarks/EXPERIMENTS.md).
 
 Card masks are ``int64`` inside the kernels: 54 bits fit, and signed
 arithmetic avoids numba's uint64/int64 promotion to float.
@@ -105,15 +107,22 @@ REGION_MASK_FIXED = np.array([((1 << 17) - 1) << 3] + [((1 << n) - 1) << b for b
 # differences of rank-matched cards; a stored [lo, up] is widened by those
 # (``_point_shift``) before it is used.  Off when birds are announced (I/II/III
 # keep their identity there).  Measured: 3.75x fewer nodes at 12-13 tricks,
-# 9.4x on full deals (benchmarks/EXPERIMENTS.md, idea 5b).
+# 9.4x on full deals (benchmarks/EXPERIMENTS.md, idea 5b).  Two entries share
+# a cache line (a 2-way bucket: the first keeps the costlier search, the second
+# takes the newcomer); entries of one rank structure with different cards in
+# play live side by side and a probe uses the tighter of their shifted bounds;
+# the best lead is kept (as a rank among the cards in play) for ordering when
+# the exact table has none.  Measured against one 8-word entry a line: 6% fewer
+# nodes at 12-13 tricks, 13% on five full deals (EXPERIMENTS.md, session 2).
 QS_MASK = np.array(list(GROUP_MASKS), dtype=np.int64)
 #: Words of one TT row (one 64-byte cache line).  A table of R rows holds R
 #: exact-key entries of 4 words in its first half (buckets of BUCKET entries,
-#: two cache lines) and R/2 rank-only entries of 8 words (one line each) in its
-#: second half; see :func:`search`.
+#: two cache lines) and R rank-only entries of 4 words (two to a line, one
+#: bucket) in its second half; see :func:`search`.
 TT_COLUMNS = 8
-#: Words of one rank-only entry: key0..2, bounds, cards in play, three spare.
-RANK_WORDS = 8
+#: Words of one rank-only entry: key0, key1, data (lower bound, upper bound, best
+#: lead as a rank among the cards in play, log2 of the nodes), cards in play.
+RANK_WORDS = 4
 
 
 # ----------------------------------------------------------------- small helpers
@@ -281,6 +290,57 @@ def _sure_points(h_decl, h_a, h_b):
         # 2K - na - nb other defender cards: at least the declarer's K cheapest
         kmax = na if na > nb else nb
         lb_def = _nominal_sum(sa) + _nominal_sum(sb) + _cheapest(h_decl, kmax) - na - nb
+    return lb_decl, lb_def
+
+
+@njit(cache=True, inline="always")
+def _beatable(lo, hi):
+    """Most tarocks of ``lo`` that distinct higher tarocks of ``hi`` can beat.
+
+    Greedy matching, which is maximum here: each card of ``hi``, lowest
+    first, takes the lowest unmatched card of ``lo`` if that lies below it
+    (every card of ``lo`` below one card of ``hi`` is below all later ones).
+    """
+    cnt = 0
+    avail = lo
+    m = hi
+    while m and avail:
+        y = ctz_nb(m)
+        m &= m - 1
+        if avail & (_bit(y) - 1):
+            avail &= avail - 1
+            cnt += 1
+    return cnt
+
+
+@njit(cache=True)
+def _trick_bounds(h_decl, h_a, h_b):
+    """:func:`_sure_points` with the declarer's tarock tricks counted, not only
+    his unbeatable ones: (declarer's sure points, defenders' sure points).
+
+    A trick in which the declarer plays tarock d is lost only if a defender
+    plays a higher tarock to it (a suit card never beats a tarock), and each
+    defender tarock is played to one trick: of his dt tarock tricks the
+    defenders can take at most M = the most of his tarocks matched to
+    distinct higher defender tarocks (:func:`_beatable`), so he wins
+    K >= dt - M tricks.  Those hold his k unbeatable tarocks (never matched,
+    so K >= k) and K - k others, worth at least his cheapest non-sure tarocks,
+    plus one distinct card of each defender: at least each one's K cheapest.
+    Every extra trick is worth >= 1 point (3 cards - 2), so this never falls
+    below the bound of the unbeatable tarocks alone.  The bound holds for every
+    line of play, so bird reserves do not affect it.  Measured: 3% fewer nodes
+    at 12-13 tricks, 8% on full deals (EXPERIMENTS.md, session 2).
+    """
+    lb_decl, lb_def = _sure_points(h_decl, h_a, h_b)
+    td = h_decl & TAROCKS
+    tdef = (h_a | h_b) & TAROCKS
+    if td and tdef:
+        sure = td & ~((np.int64(2) << _high(tdef)) - 1)
+        k = popcount_nb(sure)
+        kk = popcount_nb(td) - _beatable(td, tdef)
+        if kk > k:
+            lb_decl = (_nominal_sum(sure) + _cheapest(td & ~sure, kk - k) + _cheapest(h_a, kk)
+                       + _cheapest(h_b, kk) - 2 * kk)
     return lb_decl, lb_def
 
 
@@ -462,15 +522,17 @@ def _exact_key(h0, h1, h2, rmask):
 
 @njit(cache=True, inline="always")
 def _rank_key(h0, h1, h2):
-    """Rank-only key of three hands at a trick start (at most 48 cards in play):
-    each hand squeezed over the cards in play by ``pext``, with the five groups'
-    card counts in bits 48.. saying where each group ends."""
+    """Rank-only key of three hands at a trick start (at most 48 cards in play),
+    two words: hands 0 and 1 squeezed over the cards in play by ``pext``, with
+    the five groups' card counts (21 bits) in bits 48.. of the two words saying
+    where each group ends.  Hand 2 holds the rest of the cards in play, so it
+    adds nothing; bits 54.. of the first word stay free for the caller."""
     allc = h0 | h1 | h2
     counts = (popcount_nb(allc & QS_MASK[0]) | (popcount_nb(allc & QS_MASK[1]) << 5)
               | (popcount_nb(allc & QS_MASK[2]) << 9) | (popcount_nb(allc & QS_MASK[3]) << 13)
               | (popcount_nb(allc & QS_MASK[4]) << 17))
-    return (pext_nb(h0, allc), pext_nb(h1, allc) | ((counts & 65535) << 48),
-            pext_nb(h2, allc) | ((counts >> 16) << 48))
+    return (pext_nb(h0, allc) | ((counts >> 16) << 48),
+            pext_nb(h1, allc) | ((counts & 65535) << 48))
 
 
 @njit(cache=True)
@@ -644,7 +706,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
     store = np.zeros(MAXPLY, np.int64)
     nstart = np.zeros(MAXPLY, np.int64)
     key = np.empty((MAXPLY, 3), np.int64)
-    qkey = np.empty((MAXPLY, 3), np.int64)
+    qkey = np.empty((MAXPLY, 2), np.int64)
     mv = np.empty((MAXPLY, MAXMOVES), np.int64)
     score = np.empty(MAXMOVES, np.int64)
 
@@ -655,7 +717,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
         rbase = REGION_BASE
         rmask = REGION_MASK
     # one flat view of the table: exact entries in words [0, 4R), rank-only
-    # entries in words [4R, 8R), R = rows
+    # entries in words [4R, 8R) (R/2 lines of two entries), R = rows
     flat = tt.reshape(tt.size)
     ex_mask = tt.shape[0] - 1
     rk_base = 4 * tt.shape[0]
@@ -735,14 +797,15 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                     _prefetch_word(flat, slot)
                     _prefetch_word(flat, slot + 8)
                     if use_rank:
-                        q0, q1, q2 = _rank_key(h[0], h[1], h[2])
+                        q0, q1 = _rank_key(h[0], h[1], h[2])
                         qk0 = q0 | (np.int64(s) << 54) | flags
-                        r2 = rk_base + RANK_WORDS * (_hash(qk0 ^ np.int64(0x5bd1e995), q1, q2)
-                                                     & rk_mask)
+                        # the bucket: one cache line of two entries
+                        r2 = rk_base + 2 * RANK_WORDS * (
+                            _hash(qk0 ^ np.int64(0x5bd1e995), q1, np.int64(0)) & rk_mask)
                         _prefetch_word(flat, r2)
                 # quick bounds before any move generation
                 rest = _nominal_sum(allc) - 2 * n
-                lbd, lbf = _sure_points(h[declarer], h[def_a], h[def_b])
+                lbd, lbf = _trick_bounds(h[declarer], h[def_a], h[def_b])
                 if s == declarer:
                     cp = _cash_points(h[s], h[def_a], h[def_b], birds)
                     if cp > lbd:
@@ -780,17 +843,31 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                     if use_rank:
                         qkey[d, 0] = qk0
                         qkey[d, 1] = q1
-                        qkey[d, 2] = q2
-                        if flat[r2] == qk0 and flat[r2 + 1] == q1 and flat[r2 + 2] == q2:
-                            ddn, ddu = _point_shift(flat[r2 + 4], allc)
-                            d2 = flat[r2 + 3]
-                            lo2 = (d2 & 255) - ddn
-                            up2 = ((d2 >> 8) & 255) + ddu
-                            if lo2 >= be[d] or up2 <= al[d]:
-                                v = lo2 if lo2 >= be[d] else up2
-                                stats[ST_TT_CUTS] += 1
-                                state = RETURN
-                                continue
+                        # both entries may hold this rank structure (with other
+                        # cards in play): use the tightest shifted bounds
+                        blo = -INF
+                        bup = INF
+                        for r3 in range(r2, r2 + 2 * RANK_WORDS, RANK_WORDS):
+                            if flat[r3] == qk0 and flat[r3 + 1] == q1:
+                                ddn, ddu = _point_shift(flat[r3 + 3], allc)
+                                d2 = flat[r3 + 2]
+                                lo2 = (d2 & 255) - ddn
+                                up2 = ((d2 >> 8) & 255) + ddu
+                                if lo2 > blo:
+                                    blo = lo2
+                                if up2 < bup:
+                                    bup = up2
+                                tm2 = (d2 >> 16) & 255
+                                if ttmove < 0 and tm2 < 64:
+                                    # the stored best lead, as a rank among the cards in play
+                                    x = pdep_nb(_bit(tm2), allc)
+                                    if x:
+                                        ttmove = ctz_nb(x)
+                        if blo >= be[d] or bup <= al[d]:
+                            v = blo if blo >= be[d] else bup
+                            stats[ST_TT_CUTS] += 1
+                            state = RETURN
+                            continue
                     store[d] = 1
                     key[d, 0] = k0
                     key[d, 1] = n1
@@ -963,20 +1040,38 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 allp = h[0] | h[1] | h[2]
                 qk0 = qkey[d, 0]
                 q1 = qkey[d, 1]
-                q2 = qkey[d, 2]
-                r2 = rk_base + RANK_WORDS * (_hash(qk0 ^ np.int64(0x5bd1e995), q1, q2) & rk_mask)
-                if flat[r2] == qk0 and flat[r2 + 1] == q1 and flat[r2 + 2] == q2 \
-                        and flat[r2 + 4] == allp:
-                    od = flat[r2 + 3]
-                    if (od & 255) > lo:
-                        lo = od & 255
-                    if ((od >> 8) & 255) < up:
-                        up = (od >> 8) & 255
-                flat[r2] = qk0
-                flat[r2 + 1] = q1
-                flat[r2 + 2] = q2
-                flat[r2 + 3] = lo | (up << 8)
-                flat[r2 + 4] = allp
+                r2 = rk_base + 2 * RANK_WORDS * (
+                    _hash(qk0 ^ np.int64(0x5bd1e995), q1, np.int64(0)) & rk_mask)
+                tm2 = 255
+                if bmove[d] >= 0 and not fail_low:
+                    tm2 = popcount_nb(allp & (_bit(bmove[d]) - 1))
+                target = -1
+                for r3 in range(r2, r2 + 2 * RANK_WORDS, RANK_WORDS):
+                    if flat[r3] == qk0 and flat[r3 + 1] == q1 and flat[r3 + 3] == allp:
+                        # same position: keep the tighter of old and new bounds
+                        od = flat[r3 + 2]
+                        if (od & 255) > lo:
+                            lo = od & 255
+                        if ((od >> 8) & 255) < up:
+                            up = (od >> 8) & 255
+                        if tm2 == 255:
+                            tm2 = (od >> 16) & 255
+                        if ((od >> 24) & 255) > n:
+                            n = (od >> 24) & 255
+                        target = r3
+                        break
+                if target < 0:
+                    # the first entry keeps the costlier search, the second
+                    # takes the newcomer (or the entry the newcomer displaces)
+                    target = r2 + RANK_WORDS
+                    if flat[r2] == 0 or n >= (flat[r2 + 2] >> 24) & 255:
+                        for j in range(RANK_WORDS):
+                            flat[r2 + RANK_WORDS + j] = flat[r2 + j]
+                        target = r2
+                flat[target] = qk0
+                flat[target + 1] = q1
+                flat[target + 2] = lo | (up << 8) | (tm2 << 16) | (n << 24)
+                flat[target + 3] = allp
 
     stats[ST_NODES] += nodes
     return v
