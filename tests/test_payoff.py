@@ -1,7 +1,8 @@
 """The game-point solver (payoff kernel) against the pure-Python score-sheet minimax.
 
 CI runs a sample of 500 random positions of the last 3-5 tricks; the full
-run of 5,000 positions is marked slow:
+run of 5,000 positions of the last 3-6 tricks is marked slow (the pure-Python
+oracle takes most of its time, ~1-2 s per 6-trick position):
 
     pytest -m slow tests/test_payoff.py
 
@@ -34,7 +35,7 @@ PROFILES = ("dummett", "beck", "ms2016", "loew")
 RULES = {name: load_rules(name) for name in PROFILES}
 #: tricks -> positions of the CI sample (a 5-trick reference takes ~0.25 s)
 CI_MIX = {3: 260, 4: 200, 5: 40}
-FULL_MIX = {3: 2000, 4: 2000, 5: 1000}
+FULL_MIX = {3: 2000, 4: 2000, 5: 900, 6: 100}
 
 
 def _random_case(rng: np.random.Generator, tricks: int):
@@ -205,7 +206,8 @@ def test_thresholds_are_the_first_points_reaching_each_goal() -> None:
     assert goals == sorted(set(goals))
     for flags, row in table.items():
         for k, goal in enumerate(goals):
-            first = next((f for f, net in enumerate(row) if net >= goal), None)
+            first = next((f for f, net in enumerate(row) if net is not None and net >= goal),
+                         None)
             assert thresholds[k, flags] == (1000 if first is None else first)
     # the announced Pagat: won (code 1) vs not in its trick (code 0), game lost by 1 point
     assert table[64 | 1][10] - table[64][10] == 2 * 2 * 10  # the declarer writes 10 instead of each defender
@@ -224,3 +226,79 @@ def test_bad_positions_are_refused() -> None:
         solve_game_points((_hand("T3 T5"), _hand("T1 T22"), _hand("T2 S8")), F, F,
                           rules=DUMMETT, contract="three", discard_thirds=99,
                           announcements={"pagat": "after"})
+
+
+def _valat_open_payoff(rules_name: str = "ms2016"):
+    hands = (_hand("T22 T1 T5"), _hand("T2 HK H4"), _hand("DK D4 T3"))
+    return make_payoff(RULES[rules_name], "three", F, hands, leader=F, base_thirds=3 * 40,
+                       announcements={"pagat": "after"}, valat_open=True)
+
+
+def test_valat_outcomes_only_take_every_point() -> None:
+    # Valat means the declarer wins every trick left: no other card points are possible
+    payoff = _valat_open_payoff()
+    table = payoff.net_table()
+    assert payoff.valat_matters()
+    for flags, row in table.items():
+        if flags & 64:
+            assert None not in row
+        else:
+            assert row[:-1] == [None] * payoff.remaining and row[-1] is not None
+            assert row[-1] == payoff.score(payoff.remaining, flags).net_declarer
+    t = payoff.thresholds()
+    valat_cols = [f for f in table if not f & 64]
+    assert set(np.unique(t[:, valat_cols])) <= {payoff.remaining, 1000}
+
+
+def test_threshold_bounds_match_their_definition() -> None:
+    from tarock_solver.solver.payoff import N_BOUND_COLUMNS, _extends
+
+    payoff = _valat_open_payoff()
+    t = payoff.thresholds()
+    lo, hi = payoff.threshold_bounds()
+    finals = list(payoff.net_table())
+    for col in range(0, N_BOUND_COLUMNS, 7):  # a spread of columns, every open-bird mask
+        sup = [g for g in finals if _extends(g, col & 127, col >> 7)]
+        for k in range(t.shape[0]):
+            want_lo = min((t[k, g] for g in sup), default=1000)
+            want_hi = max((t[k, g] for g in sup), default=1000)
+            assert (lo[k, col], hi[k, col]) == (want_lo, want_hi), (col, k)
+
+
+def test_relevant_birds_and_valat() -> None:
+    # a live bird matters where the profile scores it (silent or announced)
+    for name in PROFILES:
+        payoff = _valat_open_payoff(name)
+        rules = RULES[name]
+        want = sum(1 << b for b, bird in enumerate(("pagat", "uhu", "kakadu"))
+                   if rules.bird_value(bird, "silent") is not None or bird == "pagat")
+        assert payoff.relevant_birds() == want, name
+    no_valat = make_payoff(DUMMETT, "three", F, TRADE, leader=M, base_thirds=99)
+    assert not no_valat.valat_open and not no_valat.valat_matters()
+
+
+def test_node_limit_stops_the_solve() -> None:
+    from tarock_solver.solver.api import NodeLimitExceeded
+
+    hands = (_hand("T22 T1 T5 HK"), _hand("T2 H4 H3 D4"), _hand("DK T3 S7 S8"))
+    with pytest.raises(NodeLimitExceeded, match="budget of 5 nodes"):
+        solve_game_points(hands, F, F, rules=DUMMETT, contract="three", discard_thirds=9,
+                          taken_thirds=90, max_nodes=5)
+    with pytest.raises(RulesError, match="max_nodes"):
+        solve_game_points(hands, F, F, rules=DUMMETT, contract="three", discard_thirds=9,
+                          taken_thirds=90, max_nodes=0)
+    full = solve_game_points(hands, F, F, rules=DUMMETT, contract="three", discard_thirds=9,
+                             taken_thirds=90, max_nodes=10**7)
+    assert full.net_declarer == reference_game_value(
+        make_payoff(DUMMETT, "three", F, hands, leader=F, base_thirds=99), hands, F)
+
+
+def test_valat_line_is_reported_in_every_profile() -> None:
+    # F wins both tricks (Sküs draws II, then the Pagat is alone); where the
+    # profile pays nothing for Valat the search ignores it, the report must not
+    hands = (_hand("T22 T1"), _hand("T2 HK"), _hand("DK D4"))
+    for name in PROFILES:
+        res = solve_game_points(hands, F, F, rules=RULES[name], contract="three",
+                                discard_thirds=9, taken_thirds=147, valat_open=True)
+        assert res.valat and res.line[0] == INDEX_OF["T22"], name
+        assert res.score.valat

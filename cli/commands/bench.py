@@ -66,14 +66,31 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
 @click.option("--deals-file", type=click.Path(dir_okay=False, exists=True), metavar="PATH",
               help="Another benchmark deal file (default: the shipped bench_deals.jsonl).")
 @click.option("--no-cold", is_flag=True, help="Skip the fresh-process start-up timings.")
+@click.option("--gamepoints", "gamepoints", is_flag=True,
+              help="Measure the game-point solve (Solo, one bird announced by the declarer) "
+                   "against the card-point solve of the same deals instead: median time "
+                   "ratio per tricks level (default: 20 deals, 16 tricks, budget 1e8 nodes).")
 @click.option("--batch", "batch", is_flag=True,
               help="Measure `tarock batch` throughput instead: full DD tables of the first "
                    "--deals deals (default 4) with 1 job and with every core.")
+@click.option("--advise", "advise", is_flag=True,
+              help="Measure `tarock advise` instead: the demo hand and the first --deals "
+                   "shipped advice hands (default 20) with --samples worlds per contract, "
+                   "then the demo hand within --time-limit seconds.")
+@click.option("--samples", "advise_samples", type=click.IntRange(min=1), default=10,
+              show_default=True, metavar="N", help="With --advise: worlds per contract.")
+@click.option("--time-limit", "advise_time", type=click.FloatRange(min=0), default=60.0,
+              show_default=True, metavar="SECONDS",
+              help="With --advise: the anytime run on the demo hand (0: skip it).")
+@click.option("--no-birds", "advise_no_birds", is_flag=True,
+              help="With --advise: do not judge bird announcements (game-point solves).")
 @click.pass_obj
 def command(settings: Settings, deals: int | None, threads_text: str, json_path: str | None,
             compare_path: str | None, against_path: str | None, quick: bool,
             node_limit: int | None, tricks_text: str | None, table_deals: int | None,
-            deals_file: str | None, no_cold: bool, batch: bool) -> None:
+            deals_file: str | None, no_cold: bool, gamepoints: bool, batch: bool,
+            advise: bool, advise_samples: int, advise_time: float,
+            advise_no_birds: bool) -> None:
     """Time the double-dummy solver on the shipped seeded deals.
 
     Deal i is played as a Solo-like game with declarer seat i % 3 and F leading; the
@@ -107,6 +124,14 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
 
     if batch:
         _batch_throughput(settings, deals or 4, node_limit, deals_file, json_path)
+        return
+    if advise:
+        _advise_bench(settings, deals, advise_samples, advise_time, _threads(threads_text),
+                      json_path, not advise_no_birds)
+        return
+    if gamepoints:
+        _gamepoint_ratio(settings, deals, node_limit, _tricks(tricks_text), deals_file,
+                         json_path)
         return
 
     old = load_report(compare_path) if compare_path is not None else None
@@ -173,4 +198,62 @@ def _batch_throughput(settings: Settings, n_deals: int, node_limit: int | None,
     if json_path is not None:
         with open(json_path, "w", encoding="utf-8") as fh:
             json.dump({"machine": info, "batch": runs}, fh, indent=2)
+        click.echo(f"Wrote {json_path}.")
+
+
+def _gamepoint_ratio(settings: Settings, deals: int | None, node_limit: int | None,
+                     tricks: tuple[int, ...] | None, deals_file: str | None,
+                     json_path: str | None) -> None:
+    """Game-point solve time over card-point solve time on the bench deals (issue #5's bar)."""
+    import json
+
+    from tqdm import tqdm
+
+    from tarock_solver.bench.gamepoints import (
+        GamePointBenchConfig,
+        format_gamepoint_report,
+        run_gamepoint_bench,
+    )
+    from tarock_solver.bench.machine import machine_info
+
+    config = GamePointBenchConfig(rules=settings.rules, rule_options=dict(settings.opts),
+                                  deals_file=deals_file)
+    changes: dict[str, object] = {}
+    for key, value in (("deals", deals), ("node_limit", node_limit), ("tricks", tricks)):
+        if value is not None:
+            changes[key] = value
+    config = dataclasses.replace(config, **changes)  # type: ignore[arg-type]
+    n = config.deals or 0
+    with tqdm(total=n * len(config.tricks) or None, desc="game points", unit="deal",
+              file=sys.stderr, disable=None, leave=False) as bar:
+        doc = run_gamepoint_bench(config, step=lambda: bar.update(1))
+    doc["machine"] = machine_info()
+    for line in format_gamepoint_report(doc):
+        click.echo(line)
+    if json_path is not None:
+        from tarock_solver.bench.gamepoints import json_ready
+
+        with open(json_path, "w", encoding="utf-8") as fh:
+            json.dump(json_ready(doc), fh, indent=1)
+        click.echo(f"Wrote {json_path}.")
+
+
+def _advise_bench(settings: Settings, hands: int | None, samples: int, time_limit: float,
+                  threads: int | None, json_path: str | None, birds: bool) -> None:
+    """Adviser wall time, worlds/s and SE on the shipped advice hands (issue #6's bar)."""
+    import json
+    import os
+
+    from tarock_solver.bench.advise import format_advise_report, run_advise_bench
+
+    jobs = threads if threads is not None else (os.cpu_count() or 1)
+    doc = run_advise_bench(hands=20 if hands is None else hands, samples=samples,
+                           time_limit=time_limit or None, jobs=jobs, rules=settings.rules,
+                           overrides=dict(settings.opts), birds=birds,
+                           status=lambda msg: click.echo(msg, err=True))
+    for line in format_advise_report(doc):
+        click.echo(line)
+    if json_path is not None:
+        with open(json_path, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh, indent=1, ensure_ascii=False)
         click.echo(f"Wrote {json_path}.")

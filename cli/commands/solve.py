@@ -4,12 +4,19 @@ For each declarer seat and contract: the best talon group and discard, the decla
 exact card points (thirds and rounded), made or not, and what the plain game nets;
 ``--cards`` adds the value of each opening lead of F.  The work is done by
 :mod:`tarock_solver.analysis.ddtable`; this module parses and formats.
+
+``--objective game-points`` adds, for every row, the double-dummy value of what is
+written on the score sheet (:mod:`tarock_solver.solver.gamepoints`) with the
+announcements (``--announce``) and contras (``--contra``) given, or with the best
+announcement set (``--announcements best``).  The exchange is the row's card-point
+optimal one; the game-point search covers the whole play after it.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -17,8 +24,9 @@ import click
 from cli.main import Settings
 from tarock_solver.cards import round_points
 from tarock_solver.deal import EXAMPLE_DEALS, Deal, capture_warnings
+from tarock_solver.errors import RulesError
 from tarock_solver.notation import SEATS, card_id, card_label, format_deal, parse_deal
-from tarock_solver.rules import Rules, load_rules
+from tarock_solver.rules import Rules, item_name, load_rules
 
 from ._text import plain, table
 
@@ -121,6 +129,153 @@ def _json_document(deal: Deal, rules: Rules, dd: Any, leads: dict[int, Any],
     }
 
 
+# ----------------------------------------------------------------- game points
+
+OBJECTIVES = ("card-points", "game-points")
+
+
+def parse_announce(token: str, rules: Rules) -> tuple[str, str]:
+    """``pagat``, ``pagat:before`` → (item, level); RulesError naming the token otherwise."""
+    from tarock_solver.solver.gamepoints import ANNOUNCEABLE
+
+    name, _, level = token.partition(":")
+    try:
+        item = item_name(name)
+    except RulesError:
+        item = ""
+    if item not in ANNOUNCEABLE:
+        raise RulesError(f'--announce "{token}": "{name}" is not an item the declarer can '
+                         f'announce; expected one of: {", ".join(ANNOUNCEABLE)}, optionally '
+                         'with :after or :before (e.g. pagat:before).')
+    lv = (level or "after").strip().lower()
+    if lv not in ("after", "before"):
+        raise RulesError(f'--announce "{token}": level "{level}" must be after or before.')
+    if lv not in rules.announcement_levels(item):
+        possible = rules.announcement_levels(item)
+        hint = (f"possible: {', '.join(possible)}" if possible
+                else "the profile has no such announcement")
+        raise RulesError(f'--announce "{token}": {item} cannot be announced {lv} the talon '
+                         f"in the {rules.name} profile ({hint}).")
+    return item, lv
+
+
+def parse_contra(token: str, rules: Rules) -> tuple[str, str]:
+    """``game=1`` (one contra after the talon), ``pagat=2``, ``game=ba`` → (object, stages)."""
+    obj, sep, stages = token.partition("=")
+    if not sep or not obj.strip() or not stages.strip():
+        raise RulesError(f'--contra "{token}": expected OBJECT=LEVEL, e.g. game=1 (contra), '
+                         "game=2 (recontra) or stage letters a/b such as game=ba.")
+    name = obj.strip().lower()
+    if name != "game":
+        try:
+            name = item_name(name)
+        except RulesError:
+            raise RulesError(f'--contra "{token}": "{obj}" is not game or an announcement '
+                             "name.") from None
+    text = stages.strip().lower()
+    if text.isdigit():
+        n = int(text)
+        if not 1 <= n <= rules.contra_max_level:
+            raise RulesError(f'--contra "{token}": level {n} must be 1..'
+                             f"{rules.contra_max_level} in the {rules.name} profile.")
+        text = "a" * n
+    elif not text or any(ch not in "ab" for ch in text):
+        raise RulesError(f'--contra "{token}": "{stages}" must be a number of steps (1 = contra) '
+                         "or letters a (after the talon) / b (before it).")
+    return name, text
+
+
+@dataclass
+class GameRow:
+    """The game-point result of one table row (None fields: not solved)."""
+
+    announcements: dict[str, str]
+    result: Any = None
+    error: str | None = None
+    tried: tuple[Any, ...] = ()
+
+
+def _game_rows(deal: Deal, rules: Rules, rows: list[Any], announce: dict[str, str],
+               contras: dict[str, str], best: bool, node_limit: int | None,
+               progress: Any) -> list[GameRow]:
+    from tarock_solver.solver.api import NodeLimitExceeded
+    from tarock_solver.solver.gamepoints import best_announcements, deal_game_points
+
+    out = []
+    for row in rows:
+        game = GameRow(dict(announce))
+        if not row.complete:
+            game.error = "the card-point search ran out of nodes: no exchange to play"
+        else:
+            try:
+                if best:
+                    choice = best_announcements(
+                        deal, row.declarer, row.contract, rules=rules,
+                        hand_after=row.hand_after, discard=row.discard, contras=contras,
+                        max_nodes=node_limit)
+                    game.announcements, game.result = choice.announcements, choice.result
+                    game.tried = choice.tried
+                else:
+                    game.result = deal_game_points(
+                        deal, row.declarer, row.contract, rules=rules,
+                        hand_after=row.hand_after, discard=row.discard,
+                        announcements=announce, contras=contras, max_nodes=node_limit)
+            except NodeLimitExceeded:
+                game.error = f"node limit of {node_limit:,} reached"
+            except RulesError as exc:
+                game.error = str(exc)
+        out.append(game)
+        progress()
+    return out
+
+
+def _announced_text(anns: dict[str, str]) -> str:
+    return ",".join(f"{k}:{v}" if v != "after" else k for k, v in sorted(anns.items())) or "-"
+
+
+def _game_table_lines(rows: list[Any], games: list[GameRow], ascii_only: bool) -> list[str]:
+    body = []
+    notes = []
+    for row, game in zip(rows, games, strict=True):
+        res = game.result
+        if res is None:
+            notes.append(f"{row.declarer_name} {row.contract}: {game.error}")
+            body.append([row.declarer_name, row.contract, row.talon_group or "-",
+                         row.discard_ids or "-", _announced_text(game.announcements),
+                         "?", "?", "?", "?", "?", "", ""])
+            continue
+        body.append([
+            row.declarer_name, row.contract, row.talon_group or "-", row.discard_ids or "-",
+            _announced_text(game.announcements), f"{res.net_declarer:+d}", str(res.points),
+            res.birds or "-", "yes" if res.valat else "no",
+            "/".join(str(w) for w in res.written), f"{res.nodes:,}", str(res.tests)])
+    header = ["Decl", "Contract", "Talon", "Discard", "Announced", "Net", "P", "Birds",
+              "Valat", "Written F/M/R", "Nodes", "Tests"]
+    lines = [plain(line, ascii_only) for line in table(body, header)]
+    return lines + [plain(f"  {n}", ascii_only) for n in notes]
+
+
+def _game_json(game: GameRow) -> dict[str, Any]:
+    res = game.result
+    obj: dict[str, Any] = {"objective": "game-points", "announcements": game.announcements}
+    if res is None:
+        obj.update(net_declarer=None, written_F=None, written_M=None, written_R=None,
+                   written=None, nets=None, birds=None, valat=None, game_error=game.error)
+    else:
+        # the score fields now describe the game-point line, not the plain card-point game
+        obj.update(net_declarer=res.net_declarer, written_F=res.written[0],
+                   written_M=res.written[1], written_R=res.written[2],
+                   written=list(res.written), nets=list(res.nets), birds=res.birds,
+                   valat=res.valat,
+                   points=res.points, points_thirds=res.thirds,
+                   line=[card_id(c) for c in res.line], game_nodes=res.nodes,
+                   game_tests=res.tests)
+    if game.tried:
+        obj["announcement_sets"] = [{"announcements": dict(k), "net_declarer": v}
+                                    for k, v in game.tried]
+    return obj
+
+
 @click.command("solve")
 @click.argument("words", nargs=-1, metavar="DEAL")
 @click.option("--declarer", "declarers", multiple=True, metavar="F|M|R",
@@ -134,10 +289,24 @@ def _json_document(deal: Deal, rules: Rules, dd: Any, leads: dict[int, Any],
 @click.option("--node-limit", type=click.IntRange(min=1), metavar="N",
               help="Give up a row (declarer × contract) after N search nodes; such rows are "
                    "marked * and show the best exchange proven so far.")
+@click.option("--objective", default="card-points", show_default=True,
+              type=click.Choice(OBJECTIVES, case_sensitive=False),
+              help="game-points: also the double-dummy value of the score sheet per row.")
+@click.option("--announce", "announce", multiple=True, metavar="ITEM[:before]",
+              help="With game points: the declarer announces ITEM (pagat, uhu, kakadu, "
+                   "absolut, kramerpoi, valat) after the talon, or before it (repeatable).")
+@click.option("--contra", "contra", multiple=True, metavar="OBJECT=N",
+              help="With game points: contra on the game or an announced item; N=1 contra, "
+                   "2 recontra, … (or stage letters a/b, e.g. game=ba). Repeatable.")
+@click.option("--announcements", "announcements", default="given", show_default=True,
+              type=click.Choice(("given", "best"), case_sensitive=False),
+              help="With game points: best = per row the announcement set with the largest "
+                   "game-point value (greedy search, see tarock_solver.solver.gamepoints).")
 @click.pass_obj
 def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ...],
             contracts: tuple[str, ...], cards: bool, as_json: bool,
-            node_limit: int | None) -> None:
+            node_limit: int | None, objective: str, announce: tuple[str, ...],
+            contra: tuple[str, ...], announcements: str) -> None:
     """Double-dummy table of a known deal: per declarer and contract the best talon
     group and discard and the declarer's exact card points.
 
@@ -145,12 +314,31 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
     hands and the talon as separate words), or example-1 … example-3.  F leads to the
     first trick; in Solo the talon goes to the defenders.  Exact whole-deal searches
     can take from milliseconds to minutes each; --node-limit bounds them.
+
+    With --objective game-points each row also gets the double-dummy value of the
+    score sheet (the declarer's zero-sum net, birds, Valat, written amounts) for the
+    --announce items and --contra levels given, or for the best announcement set
+    (--announcements best), played after the row's card-point optimal exchange.
     """
     from tqdm import tqdm
 
     from tarock_solver.analysis import BudgetSolver, dd_table, lead_values
 
     rules = load_rules(settings.rules, settings.opts)
+    game_points = objective.lower() == "game-points"
+    best = announcements.lower() == "best"
+    if not game_points and (announce or contra or best):
+        raise click.UsageError("--announce, --contra and --announcements best need "
+                               "--objective game-points.")
+    if best and announce:
+        raise click.UsageError("give either --announce items or --announcements best.")
+    announced: dict[str, str] = {}
+    for token in announce:
+        item, level = parse_announce(token, rules)
+        if item in announced:
+            raise RulesError(f'--announce "{token}": {item} is announced twice.')
+        announced[item] = level
+    contras = dict(parse_contra(token, rules) for token in contra)
     with capture_warnings() as messages:
         deal = _read_deal(words)
     for message in messages:
@@ -173,10 +361,21 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
                     twin = next(j for j, r in enumerate(dd.rows)
                                 if r.declarer == row.declarer and r.contract == row.same_play_as)
                     leads[i] = leads.get(twin)
+    games: list[GameRow] = []
+    if game_points:
+        with tqdm(total=len(dd.rows), desc="game points", unit="row", file=sys.stderr,
+                  disable=None, leave=False) as bar:
+            games = _game_rows(deal, rules, list(dd.rows), announced, contras, best,
+                               node_limit, lambda: bar.update(1))
 
     if as_json:
-        click.echo(json.dumps(_json_document(deal, rules, dd, leads, node_limit),
-                              ensure_ascii=False, indent=1))
+        doc = _json_document(deal, rules, dd, leads, node_limit)
+        for obj, game in zip(doc["rows"], games, strict=False):
+            obj.update(_game_json(game))
+        if game_points:
+            doc["objective"] = "game-points"
+            doc["contras"] = contras
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
         return
     ascii_only = settings.ascii
     overrides = rules.describe_overrides()
@@ -194,6 +393,19 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
     if not dd.complete:
         click.echo(f"* node limit of {node_limit:,} reached: the best exchange proven so far "
                    "(a lower bound); '?' where the outcome is still open.")
+    if game_points:
+        click.echo()
+        what = ("the best announcement set" if best
+                else f"announced: {_announced_text(announced)}")
+        if contras:
+            what += "; contra: " + ", ".join(f"{k}={v}" for k, v in contras.items())
+        click.echo(plain(f"Game points (double-dummy value of the score sheet; {what}; "
+                         "the exchange above):", ascii_only))
+        for line in _game_table_lines(list(dd.rows), games, ascii_only):
+            click.echo(line)
+        click.echo(plain("Net: the declarer's zero-sum net under double-dummy play of the "
+                         "whole payoff; P, Birds, Valat, Written: one optimal line.",
+                         ascii_only))
     for i, row in enumerate(dd.rows):
         if i in leads and row.same_play_as is None:
             click.echo()

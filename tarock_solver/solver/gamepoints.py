@@ -11,32 +11,42 @@ A position is the end of a 16-trick deal: the trick number is 17 minus the
 cards of the leader (the trick in progress counted), so birds and Valat are
 judged in the right tricks.
 
-Speed (measured on random positions, 2 cores): up to 8-9 tricks left in
-well under a second; 10 tricks take seconds to tens of seconds, 100-1000×
-the card-point solve, so whole deals are not yet practical (the kernel lacks
-the card-point kernel's relative-rank keys and cash bounds).
+Speed: the kernel is the card-point kernel's search extended by the payoff
+flags (see :mod:`.payoff_kernel`); the breakpoint tests share one table, and
+a test's fail-soft margin settles neighbouring breakpoints without a search.
+Building the payoff tables (one scorer call per outcome and card-point
+total, ~2,000-4,000 calls on a whole deal) costs 0.1-0.5 s.  Measured with
+``tarock bench --gamepoints`` (a Solo with one bird announced against the
+card-point solve of the same position): see that command's report.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ..cards import CARD_IDS, bit, indices_of
+from ..cards import BIRD_CARD, CARD_IDS, bit, indices_of, thirds_of
 from ..errors import DealError, RulesError
 from ..play import legal_moves, reserved_mask, trick_thirds, trick_winner
 from ..rules import BIRD_KEYS, Rules, item_name
 from ..scoring import BirdOutcome, ScoreResult
 from . import payoff_kernel as pk
-from .payoff import FLAG_LOST_TRICK, Payoff, bird_code, make_payoff
+from .api import NodeLimitExceeded
+from .payoff import FLAG_LOST_TRICK, Payoff, _extends, bird_code, make_payoff
 
-__all__ = ["GamePointResult", "GamePointSearch", "reserved_birds", "solve_game_points"]
+__all__ = [
+    "ANNOUNCEABLE", "AnnouncementChoice", "GamePointResult", "GamePointSearch",
+    "announcement_options", "best_announcements", "deal_game_points", "reserved_birds",
+    "solve_game_points",
+]
 
 N_TRICKS = 16
 _RESERVE_BITS = {"pagat": 1, "uhu": 2, "kakadu": 4}
-DEFAULT_TT_BITS = 18
+#: Transposition-table size: 2**20 rows of 72 bytes (exact-key and rank-only entries).
+DEFAULT_TT_BITS = 20
 
 
 @dataclass(frozen=True)
@@ -68,6 +78,12 @@ class GamePointResult:
         """The principal variation as card ids, tricks separated by ``|``."""
         parts = [CARD_IDS[c] for c in self.line]
         return " | ".join(" ".join(parts[i:i + 3]) for i in range(0, len(parts), 3))
+
+
+def _prefix(ok: np.ndarray) -> int:
+    """Length of the leading run of True in a boolean array."""
+    bad = np.flatnonzero(~ok)
+    return int(bad[0]) if len(bad) else len(ok)
 
 
 def _check_position(hands: Sequence[int], leader: int, declarer: int,
@@ -106,7 +122,8 @@ def solve_game_points(hands: Sequence[int], leader: int, declarer: int, *, rules
                       fixed_birds: Mapping[str, BirdOutcome] | None = None,
                       valat_open: bool | None = None, declarer_hand: int | None = None,
                       dealt: tuple[int | None, int | None, int | None] = (None, None, None),
-                      tt_bits: int = DEFAULT_TT_BITS) -> GamePointResult:
+                      tt_bits: int = DEFAULT_TT_BITS,
+                      max_nodes: int | None = None) -> GamePointResult:
     """The declarer's double-dummy net game points of a position, with its breakdown.
 
     ``discard_thirds`` is the declarer's discard (0 in a Solo) and
@@ -117,6 +134,8 @@ def solve_game_points(hands: Sequence[int], leader: int, declarer: int, *, rules
     end in Valat.  Hand bonuses follow from ``declarer_hand``/``dealt``
     (constants, as the scorer computes them).  The declarer's announced birds
     are reserved (RULES.md 3) when the profile has ``bird_reserve``.
+    ``max_nodes`` caps the nodes of the whole solve
+    (:class:`~.api.NodeLimitExceeded` when passed).
     """
     hs, tr = _check_position(hands, leader, declarer, trick)
     if valat_open is None:
@@ -128,7 +147,7 @@ def solve_game_points(hands: Sequence[int], leader: int, declarer: int, *, rules
                          level=level, fixed_birds=fixed_birds, valat_open=valat_open,
                          declarer_hand=declarer_hand, dealt=dealt)
     reserved = reserved_birds(rules, payoff)
-    return GamePointSearch(payoff, reserved, tt_bits).solve(hs, leader, tr)
+    return GamePointSearch(payoff, reserved, tt_bits, max_nodes=max_nodes).solve(hs, leader, tr)
 
 
 def reserved_birds(rules: Rules, payoff: Payoff) -> tuple[str, ...]:
@@ -141,7 +160,8 @@ def reserved_birds(rules: Rules, payoff: Payoff) -> tuple[str, ...]:
 class GamePointSearch:
     """One payoff's kernel driver: the breakpoint search and the principal variation."""
 
-    def __init__(self, payoff: Payoff, reserved: Sequence[str], tt_bits: int) -> None:
+    def __init__(self, payoff: Payoff, reserved: Sequence[str], tt_bits: int = DEFAULT_TT_BITS,
+                 *, max_nodes: int | None = None) -> None:
         if not 8 <= tt_bits <= 28:
             raise RulesError(f"tt_bits {tt_bits} must be 8-28.")
         self.payoff = payoff
@@ -154,8 +174,14 @@ class GamePointSearch:
                              f"{pk.MAX_GOALS} are supported.")
         self.thresholds = payoff.thresholds()
         self.t_lo, self.t_hi = payoff.threshold_bounds()
+        # announced (reserved) birds always keep their identity in the kernel
+        self.relevant = payoff.relevant_birds() | self.reserve_bits
         self.tt = pk.new_table(tt_bits)
         self.stats = np.zeros(pk.NSTATS, dtype=np.int64)
+        if max_nodes is not None:
+            if max_nodes < 1:
+                raise RulesError(f"max_nodes {max_nodes} must be at least 1.")
+            self.stats[pk.ST_LIMIT] = max_nodes
         self.tests = 0
 
     def _args(self, hands: tuple[int, int, int], trick: tuple[int, ...]):
@@ -163,25 +189,56 @@ class GamePointSearch:
         tc[:len(trick)] = trick
         return np.array(hands, dtype=np.int64), tc, len(trick)
 
+    def test(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...],
+             flags: int, gained: int, goal: int) -> int:
+        """Null-window test of net ≥ ``goals[goal]``: its fail-soft value.
+
+        Reached iff the value is ≥ ``-gained`` (``gained``: points won since
+        the root); the value is then a lower bound on the kernel's u,
+        otherwise an upper bound.
+        """
+        self.tests += 1
+        h, tc, ntc = self._args(hands, trick)
+        v = int(pk.test_goal_value(h, leader, tc, ntc, self.declarer, self.reserve_bits,
+                                   self.relevant, flags, goal, self.thresholds, self.t_lo,
+                                   self.t_hi, gained, self.tt, self.stats))
+        if self.stats[pk.ST_ABORTED]:
+            raise NodeLimitExceeded(
+                f"the game-point solve passed its budget of {int(self.stats[pk.ST_LIMIT]):,} "
+                "nodes")
+        return v
+
     def reaches(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...],
                 flags: int, gained: int, goal: int) -> bool:
         """Null-window test: net ≥ ``goals[goal]`` with ``gained`` points won since the root."""
-        self.tests += 1
-        h, tc, ntc = self._args(hands, trick)
-        return bool(pk.test_goal(h, leader, tc, ntc, self.declarer, self.reserve_bits, flags,
-                                 goal, self.thresholds, self.t_lo, self.t_hi, gained, self.tt,
-                                 self.stats))
+        return self.test(hands, leader, trick, flags, gained, goal) >= -gained
 
     def value_index(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...],
                     flags: int, gained: int) -> int:
-        """Index of the value in ``goals``, by binary search over the breakpoints."""
+        """Index of the value in ``goals``, by binary search over the breakpoints.
+
+        A test's fail-soft margin settles more goals at once: for every final
+        outcome f the thresholds grow with the goal, so u_j ≥ u_k − max_f
+        (T_j[f] − T_k[f]) for j > k and u_j ≤ u_k + max_f (T_k[f] − T_j[f]) for
+        j < k (f over the outcomes the position can still end in).  A success
+        by a margin m reaches every higher goal whose thresholds rise by at
+        most m; a failure by m misses every lower goal whose thresholds fall
+        by less than m.
+        """
+        finals = [g for g in self.payoff.net_table() if _extends(g, flags)]
+        t = self.thresholds[:, finals]
         lo, hi = 0, len(self.goals) - 1
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if self.reaches(hands, leader, trick, flags, gained, mid):
-                lo = mid
+            v = self.test(hands, leader, trick, flags, gained, mid)
+            if v >= -gained:
+                margin = v + gained
+                rise = (t[mid + 1:hi + 1] - t[mid]).max(axis=1)
+                lo = mid + _prefix(rise <= margin)
             else:
-                hi = mid - 1
+                margin = -gained - v
+                fall = (t[mid] - t[lo:mid]).max(axis=1)
+                hi = max(lo, mid - 1 - _prefix((fall < margin)[::-1]))
         return lo
 
     def legal(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...]) -> int:
@@ -195,12 +252,15 @@ class GamePointSearch:
     def solve(self, hands: tuple[int, int, int], leader: int,
               trick: tuple[int, ...]) -> GamePointResult:
         p = self.payoff
-        flags = 0 if p.valat_open else FLAG_LOST_TRICK
+        # Where winning every trick changes nothing, the lost-trick bit is set
+        # from the start: fewer distinct flags, more transpositions.
+        flags = 0 if p.valat_open and p.valat_matters() else FLAG_LOST_TRICK
         k = self.value_index(hands, leader, trick, flags, 0)
         # Follow one optimal line: every move keeps the value at goals[k].
         gained, line = 0, []
         cur = trick
         hs = list(hands)
+        won_all = p.valat_open  # tracked apart from the flags, which may ignore Valat
         while any(hs) or cur:
             seat = (leader + len(cur)) % 3
             chosen = self._hinted_move((hs[0], hs[1], hs[2]), leader, cur, flags, gained, k,
@@ -218,7 +278,12 @@ class GamePointSearch:
                 raise RuntimeError("internal: no move keeps the game-point value")
             nh, nl, nt, nf, ng = self._after(hs, leader, cur, flags, gained, chosen)
             line.append(chosen)
+            if not nt and nl != self.declarer:
+                won_all = False
             hs, leader, cur, flags, gained = list(nh), nl, nt, nf, ng
+        if won_all:
+            # the line is a Valat even where the profile pays nothing for it (same net)
+            flags &= ~FLAG_LOST_TRICK
         result = p.score(gained, flags)
         if result.net_declarer != self.goals[k]:
             raise RuntimeError("internal: the principal variation misses the value")
@@ -266,3 +331,108 @@ class GamePointSearch:
             gained += trick_thirds(cards) // 3
         return (nh[0], nh[1], nh[2]), winner, (), flags, gained
 
+
+
+# ----------------------------------------------------------------- whole deals
+
+#: Items the declarer may announce for the game-point search of a deal (RULES.md 4).
+ANNOUNCEABLE = ("pagat", "uhu", "kakadu", "absolut", "kramerpoi", "valat")
+
+
+def deal_game_points(deal: Any, declarer: int, contract: str, *, rules: Rules, hand_after: int,
+                     discard: int = 0, announcements: Mapping[str, str] | None = None,
+                     contras: Mapping[str, str] | None = None, level: str | None = None,
+                     tt_bits: int = DEFAULT_TT_BITS,
+                     max_nodes: int | None = None) -> GamePointResult:
+    """The game-point value of a whole deal after one exchange.
+
+    ``deal`` is a complete :class:`~tarock_solver.deal.Deal`; the declarer plays
+    ``hand_after`` (his hand after the exchange; his dealt hand in a Solo) with
+    ``discard`` (a card mask) in his pile; F leads to trick 1, so Valat is
+    still open.  Hand bonuses are judged as the scorer says (declarer after
+    the exchange, defenders as dealt).
+    """
+    hands = list(deal.hands)
+    hands[declarer] = hand_after
+    return solve_game_points(
+        (hands[0], hands[1], hands[2]), 0, declarer, rules=rules, contract=contract,
+        announcements=announcements, contras=contras, level=level,
+        discard_thirds=thirds_of(discard), valat_open=True, declarer_hand=hand_after,
+        dealt=tuple(deal.hands), tt_bits=tt_bits, max_nodes=max_nodes)
+
+
+def announcement_options(rules: Rules, contract: str, hand_after: int) -> list[tuple[str, str]]:
+    """Every (item, level) the declarer may announce in ``contract`` holding ``hand_after``.
+
+    Birds only when he holds them; no before-talon level in a Solo (it has no talon).
+    """
+    out = []
+    for item in ANNOUNCEABLE:
+        if item in BIRD_CARD and not hand_after >> BIRD_CARD[item] & 1:
+            continue
+        for lv in rules.announcement_levels(item):
+            if lv == "before" and rules.contract_key(contract) == "solo":
+                continue
+            out.append((item, lv))
+    return out
+
+
+@dataclass(frozen=True)
+class AnnouncementChoice:
+    """The result of :func:`best_announcements`: the best set found and every set solved."""
+
+    announcements: dict[str, str]
+    result: GamePointResult
+    tried: tuple[tuple[tuple[tuple[str, str], ...], int], ...]
+
+
+def best_announcements(deal: Any, declarer: int, contract: str, *, rules: Rules,
+                       hand_after: int, discard: int = 0,
+                       contras: Mapping[str, str] | None = None, level: str | None = None,
+                       tt_bits: int = DEFAULT_TT_BITS,
+                       max_nodes: int | None = None) -> AnnouncementChoice:
+    """The announcement set with the largest game-point value, by greedy forward selection.
+
+    Every set tried is solved exactly.  The sets searched: no announcement;
+    each single announceable item (:func:`announcement_options`, each level);
+    then, from the best set so far, adding one more item (at any level) as
+    long as that raises the value.  All 2^k sets with their levels would be
+    3^k full game-point solves (k up to 6); the greedy path needs at most
+    about k·(k+1) and finds every set whose items pay on their own, which is
+    how announcements combine unless one item only pays because another is
+    announced (a set it can miss).  Sets the scorer refuses (e.g. two rungs of
+    one target ladder where the profile forbids it) are skipped.
+    """
+    options = announcement_options(rules, contract, hand_after)
+    tried: dict[tuple[tuple[str, str], ...], GamePointResult] = {}
+
+    def value(anns: tuple[tuple[str, str], ...]) -> GamePointResult | None:
+        if anns not in tried:
+            try:
+                tried[anns] = deal_game_points(
+                    deal, declarer, contract, rules=rules, hand_after=hand_after,
+                    discard=discard, announcements=dict(anns), contras=contras, level=level,
+                    tt_bits=tt_bits, max_nodes=max_nodes)
+            except RulesError:
+                return None
+        return tried[anns]
+
+    best: tuple[tuple[str, str], ...] = ()
+    base = value(best)
+    assert base is not None  # the plain game is always scorable
+    best_net = base.net_declarer
+    while True:
+        improved = None
+        for item, lv in options:
+            if any(item == a for a, _ in best):
+                continue
+            cand = tuple(sorted(best + ((item, lv),)))
+            res = value(cand)
+            if res is not None and res.net_declarer > best_net:
+                best_net, improved = res.net_declarer, cand
+        if improved is None:
+            break
+        best = improved
+    return AnnouncementChoice(
+        announcements=dict(best), result=tried[best],
+        tried=tuple((k, r.net_declarer) for k, r in tried.items()))

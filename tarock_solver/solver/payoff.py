@@ -31,6 +31,7 @@ needs.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from itertools import product
@@ -44,7 +45,7 @@ from ..scoring import BirdOutcome, ScoreInput, ScoreResult, score
 
 __all__ = [
     "BIRD_LOST", "BIRD_NOT_IN_TRICK", "BIRD_PARTNER", "BIRD_WON", "FLAG_LOST_TRICK",
-    "IMPOSSIBLE", "N_FLAGS", "Payoff", "bird_code", "bird_code_of", "make_payoff",
+    "IMPOSSIBLE", "N_BOUND_COLUMNS", "N_FLAGS", "Payoff", "bird_code", "bird_code_of", "make_payoff",
 ]
 
 BIRD_NOT_IN_TRICK, BIRD_WON, BIRD_LOST, BIRD_PARTNER = 0, 1, 2, 3
@@ -53,6 +54,8 @@ FLAG_LOST_TRICK = 64
 N_FLAGS = 128
 #: Threshold of a goal an outcome can never reach; far above any card points.
 IMPOSSIBLE = 1000
+#: Columns of :meth:`Payoff.threshold_bounds`: flags (7 bits) and the open birds (3 bits).
+N_BOUND_COLUMNS = 1024
 
 
 def bird_code(holder: int, winner: int, declarer: int) -> int:
@@ -163,15 +166,30 @@ class Payoff:
 
     # --- tables -----------------------------------------------------------------
 
-    def net_table(self) -> dict[int, list[int]]:
-        """flags -> the declarer's net for F = 0..remaining (consistent flags only)."""
+    def net_table(self) -> dict[int, list[int | None]]:
+        """flags -> the declarer's net for F = 0..remaining (consistent flags only).
+
+        ``None`` marks outcomes that cannot happen: Valat (no lost-trick bit)
+        means the declarer wins every trick left, so only F = ``remaining``
+        is possible there.  Leaving those out halves the scorer calls and
+        keeps impossible nets out of the breakpoints.
+        """
         cache = getattr(self, "_net_cache", None)
         if cache is not None:
             return cache
-        table: dict[int, list[int]] = {}
+        table: dict[int, list[int | None]] = {}
         for flags in self.flag_states():
-            row = [self.score(f, flags).net_declarer for f in range(self.remaining + 1)]
-            if any(b < a for a, b in zip(row, row[1:], strict=False)):
+            inp = self.score_input(0, flags)
+            valat = not flags & FLAG_LOST_TRICK
+            row: list[int | None] = [None] * (self.remaining + 1)
+            for f in range(self.remaining if valat else 0, self.remaining + 1):
+                # one outcome's inputs differ only in the pile: copy instead of
+                # dataclasses.replace, which re-runs __init__ (a third of the time)
+                each = copy.copy(inp)
+                object.__setattr__(each, "declarer_thirds", self.base_thirds + 3 * f)
+                row[f] = score(self.rules, each).net_declarer
+            known = [v for v in row if v is not None]
+            if any(b < a for a, b in zip(known, known[1:], strict=False)):
                 raise RulesError(  # the threshold search relies on this; no profile breaks it
                     "internal: the net is not monotone in the declarer's card points "
                     f"(flags {flags}): {row}"
@@ -182,52 +200,98 @@ class Payoff:
 
     def goals(self) -> list[int]:
         """The sorted distinct nets the position can end with (the breakpoints)."""
-        return sorted({v for row in self.net_table().values() for v in row})
+        return sorted({v for row in self.net_table().values() for v in row if v is not None})
 
     def thresholds(self) -> np.ndarray:
         """``T[k, flags]``: the fewest future points giving net ≥ ``goals()[k]``.
 
         :data:`IMPOSSIBLE` where the outcome never reaches the goal (and for
-        flag values that cannot occur).
+        flag values that cannot occur).  Impossible points (``None`` in
+        :meth:`net_table`) are skipped: a Valat outcome's threshold is
+        ``remaining`` or :data:`IMPOSSIBLE`.
         """
-        goals = self.goals()
+        cache = getattr(self, "_thresholds_cache", None)
+        if cache is not None:
+            return cache
+        goals = np.array(self.goals(), dtype=np.int64)
         out = np.full((len(goals), N_FLAGS), IMPOSSIBLE, dtype=np.int64)
         for flags, row in self.net_table().items():
-            for k, goal in enumerate(goals):
-                for f, net in enumerate(row):
-                    if net >= goal:
-                        out[k, flags] = f
-                        break
+            start = next(f for f, v in enumerate(row) if v is not None)
+            # rows are non-decreasing: the first F with net >= goal by binary search
+            known = np.array(row[start:], dtype=np.int64)
+            first = np.searchsorted(known, goals, side="left")
+            out[:, flags] = np.where(first < len(known), first + start, IMPOSSIBLE)
+        out.flags.writeable = False
+        object.__setattr__(self, "_thresholds_cache", out)
         return out
 
     def threshold_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per goal and flags reached so far: the least and the most any final flags need.
+        """Per goal and trick-start state: the least and the most threshold any final flags need.
 
-        Final flags keep every bird code already set and the lost-trick bit;
-        unset codes may still become anything.  The kernel turns these into
-        quick bounds at trick starts.
+        Column ``flags | open << 7`` (``open``: bits 1/2/4 for Pagat/Uhu/Kakadu)
+        describes a trick start with ``flags`` reached so far where the
+        birds in ``open`` are still in a hand with their trick ahead; every
+        other bird's code is final, and so is a set lost-trick bit.  Only
+        final flags the position can end in count (the others would spoil
+        the bounds).  The kernel turns these into quick bounds.
         """
-        t = self.thresholds()
-        lo = np.full_like(t, IMPOSSIBLE)
-        hi = np.full_like(t, IMPOSSIBLE)
-        reachable = list(self.net_table())
-        for f in range(N_FLAGS):
-            # only outcomes the position can end in: the others would spoil the bounds
-            sup = [g for g in reachable if _extends(g, f)]
-            if sup:
-                lo[:, f] = t[:, sup].min(axis=1)
-                hi[:, f] = t[:, sup].max(axis=1)
+        reachable = np.array(sorted(self.net_table()), dtype=np.int64)
+        t = self.thresholds()[:, reachable]
+        cols = np.arange(N_BOUND_COLUMNS, dtype=np.int64)
+        now, open_birds = cols & (N_FLAGS - 1), cols >> 7
+        # ok[col, r]: can the trick-start state ``col`` end in reachable outcome r?
+        ok = ~((now[:, None] & FLAG_LOST_TRICK) != 0) | ((reachable[None, :] & FLAG_LOST_TRICK) != 0)
+        for b in range(3):
+            code_now = (now >> (2 * b)) & 3
+            settled = (code_now != 0) | ((open_birds >> b) & 1 == 0)
+            same = ((reachable >> (2 * b)) & 3)[None, :] == code_now[:, None]
+            ok &= ~settled[:, None] | same
+        lo = np.full((t.shape[0], N_BOUND_COLUMNS), IMPOSSIBLE, dtype=np.int64)
+        hi = np.full_like(lo, IMPOSSIBLE)
+        # many columns share one set of reachable outcomes: reduce each set once
+        sets, which = np.unique(ok, axis=0, return_inverse=True)
+        for i, sup in enumerate(sets):
+            if sup.any():
+                cols_i = np.flatnonzero(which.ravel() == i)
+                lo[:, cols_i] = t[:, sup].min(axis=1)[:, None]
+                hi[:, cols_i] = t[:, sup].max(axis=1)[:, None]
         return lo, hi
 
+    def relevant_birds(self) -> int:
+        """Bits 1/2/4 of the live birds whose outcome can change the declarer's net.
 
-def _extends(final: int, now: int) -> bool:
-    """Can flags ``now`` end as ``final``?"""
+        The others are ordinary cards to the kernel (equivalences and
+        relative-rank keys may merge them with their neighbours).
+        """
+        table = self.net_table()
+        bits = 0
+        for b in range(3):
+            field = 3 << (2 * b)
+            for flags, row in table.items():
+                others = [table[g] for g in table if g & ~field == flags & ~field]
+                if any(o != row for o in others):
+                    bits |= 1 << b
+                    break
+        return bits
+
+    def valat_matters(self) -> bool:
+        """Does winning every trick change the net for some outcome?"""
+        table = self.net_table()
+        last = self.remaining  # a Valat outcome takes every point left
+        return any(flags | FLAG_LOST_TRICK in table
+                   and table[flags | FLAG_LOST_TRICK][last] != row[last]
+                   for flags, row in table.items() if not flags & FLAG_LOST_TRICK)
+
+
+def _extends(final: int, now: int, open_birds: int = 7) -> bool:
+    """Can flags ``now`` end as ``final`` when only the birds in ``open_birds`` are open?"""
     if now & FLAG_LOST_TRICK and not final & FLAG_LOST_TRICK:
         return False
     for b in range(3):
         code = bird_code_of(now, b)
-        if code and bird_code_of(final, b) != code:
-            return False
+        if code or not open_birds >> b & 1:
+            if bird_code_of(final, b) != code:
+                return False
     return True
 
 

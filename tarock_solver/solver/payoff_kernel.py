@@ -10,123 +10,284 @@ scalar minimax of
 
 and the goal is met iff ``points already won since the root + u ≥ 0``.  The
 value of a node does not depend on the points taken before it, so
-transposition-table entries (keyed by the exact hands, the leader, the
-flags reached so far and the goal index) serve every path to the node and
-every later test at the same breakpoint; the breakpoint tests and the
-principal-variation probes of one solve share one table.
+transposition-table entries serve every path to the node.  They also serve
+other breakpoints: thresholds never fall as the goal rises, so u never
+rises, and a lower bound proved for goal k holds for every goal ≤ k, an
+upper bound for every goal ≥ k.  Each entry keeps its bounds with the goal
+they were proved for (the key has no goal), so the breakpoint tests and the
+principal-variation probes of one solve share one table, best moves
+included.
 
-The search is fail-soft alpha-beta over single card plays with an explicit
-stack (numba's ``cache=True`` cannot load self-recursive functions, see
-SOLVER_NOTES 2), probing and storing the table at trick starts.  The table
-is an ``int64`` array of shape (2**bits, 4): ``key0, key1, key2, data`` with
-``data`` packing a lower bound, an upper bound and the best card.  It is
-valid for one payoff (one declarer, one set of thresholds) only.
+This is the card-point kernel's search (:mod:`.kernel`) with the state
+extended by the flags: the same explicit-stack fail-soft alpha-beta over
+single card plays, the same move ordering (TT move, sure winners, leads
+that leave the opponents few replies), equivalent cards searched once, and
+the same transposition-table design — relative-rank keys, buckets of
+:data:`BUCKET` rows whose first rows keep the entries that saved the most
+work, the best move stored normalised, rows prefetched while the quick
+bounds are computed, and a second, rank-only entry per row whose bounds are
+widened by the point differences of rank-matched cards (the card-point
+kernel's idea 5b).  What the payoff adds:
+
+* keys: the flags reached so far join the leader in the spare bits of
+  key2; the bird cards whose outcome or reserve still matters keep their
+  identity (in the exact key: tarock region IV..XX instead of II..XX when II
+  or III matter, see :func:`_key`; in the rank-only key: which of I..III are
+  in play, see :func:`_rank_key`);
+* quick bounds: a bound on future card points (sure points, cashing) only
+  decides a test when it decides it for every final outcome still
+  reachable, so it is compared with the least / most threshold over those
+  outcomes (``t_lo`` / ``t_hi``, by flags and by which birds are settled);
+* the last trick is scored directly (flags resolved, threshold subtracted).
+
+The root is always searched move by move (never cut by the table or a
+bound), so ``stats[ST_BEST]`` is a proven best card for the driver's
+principal variation.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
-from ..bits import popcount_nb
+from ..bits import clz_nb, ctz_nb, pdep_nb, pext_nb, popcount_nb
+from ..cards import GROUP_MASKS
 from .kernel import (
-    GRP,
     NOM,
     _beats,
     _bit,
+    _cash_points,
+    _cash_points_defence,
     _follow_score,
-    _high,
     _lead_score,
     _legal,
     _nominal_sum,
+    _representatives,
     _sure_points,
 )
 
+# The play rules, quick bounds and move ordering above are the card-point
+# kernel's; the table machinery below is this kernel's own (its layout
+# differs, and the card-point table is being reshaped independently).
+
+# Relative-rank regions: inside them every card is worth 1 point, so only its
+# rank among the region's cards still in play matters (the card-point
+# kernel's regions).  Region 0 is tarocks II..XX, or IV..XX when II or III
+# must keep its identity (a bird whose outcome or reserve still matters);
+# regions 1..4 are the four pips of each suit.  Kept here rather than
+# imported so the key layout of this table is defined in one place.
+_PIPS = [((1 << 4) - 1) << b for b in (22, 30, 38, 46)]
+_REGIONS = np.array([((1 << 19) - 1) << 1] + _PIPS, dtype=np.int64)
+_REGIONS_FIXED = np.array([((1 << 17) - 1) << 3] + _PIPS, dtype=np.int64)
+_ALL_CARDS = np.int64((1 << 54) - 1)
+_REGION_UNION = np.int64(sum(int(x) for x in _REGIONS))
+_REGION_UNION_FIXED = np.int64(sum(int(x) for x in _REGIONS_FIXED))
+
+_GROUPS = np.array(list(GROUP_MASKS), dtype=np.int64)
+
+#: Rows per TT bucket of the exact-key table.
+BUCKET = 4
 INF = 2000
-MAXPLY = 64
+MAXPLY = 52
+MAXMOVES = 16
+#: Smallest hand (cards per player at a trick start) probed and stored in the TT.
 TT_MIN_CARDS = 2
 KEY_VALID = np.int64(1) << np.int64(62)
 _BOUND_OFFSET = 2048
 _FIELD = np.int64(4095)
-_NO_MOVE = 63
+_NO_MOVE = 255
 FLAG_LOST_TRICK = 64
-# stats slots; ST_BEST receives the root's best card (-1 if the root was cut at once)
-ST_NODES, ST_TT_HITS, ST_BEST = 0, 1, 2
-NSTATS = 4
-
-
-@njit(cache=True, inline="always")
-def _pack(lo, hi, move):
-    return ((np.int64(lo) + _BOUND_OFFSET) | ((np.int64(hi) + _BOUND_OFFSET) << 12)
-            | (np.int64(move) << 24))
-
-
-_M0 = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
-_M1 = np.int64(0x3C6EF372FE94F82B)
-_M2 = np.int64(0x2545F4914F6CDD1D)
-#: Goals are keyed in the top 10 bits of key2.
+#: Columns of the threshold-bound tables: 128 flag values × 8 settled-bird masks.
+N_BOUND_COLUMNS = 1024
+# stats slots; ST_BEST receives the root's best card (-1 if the root has no moves)
+ST_NODES, ST_TT_HITS, ST_BEST, ST_QB_CUTS = 0, 1, 2, 3
+#: ``stats[ST_LIMIT] > 0`` caps ``stats[ST_NODES]``; a search that would pass it sets
+#: ``stats[ST_ABORTED] = 1`` and returns at once (its result is meaningless).
+ST_LIMIT, ST_ABORTED = 4, 5
+NSTATS = 8
+#: Goals are keyed in bits 48..57 of key2.
 MAX_GOALS = 1024
+#: Columns of one TT row: the exact-key entry (key0..2, data) and the
+#: rank-only entry (key0..2, bounds, cards in play).
+TT_COLUMNS = 9
+_RANK_SALT = np.int64(0x5bd1e995)
 
 
 @njit(cache=True, inline="always")
-def _slot(k0, k1, k2, mask):
-    h = (k0 * _M0) ^ (k1 * _M1) ^ (k2 * _M2)
-    h ^= h >> np.int64(29)
-    return h & mask
+def _pack(lo, up, move, work, glo, gup):
+    return ((np.int64(lo) + _BOUND_OFFSET) | ((np.int64(up) + _BOUND_OFFSET) << 12)
+            | (np.int64(move) << 24) | (np.int64(work) << 32) | (np.int64(glo) << 40)
+            | (np.int64(gup) << 50))
 
 
-@njit(cache=True)
-def _representatives(legal, in_play):
-    """Legal cards minus those equivalent to a higher legal card.
+@njit(cache=True, inline="always")
+def _lo(data):
+    return (data & _FIELD) - _BOUND_OFFSET
 
-    Two cards are equivalent when they are of one group, of equal value and
-    no other card still in play (hands and the trick in progress) lies
-    between them.  The bird cards I, II and III always keep their identity:
-    where they fall decides bird items.
+
+@njit(cache=True, inline="always")
+def _up(data):
+    return ((data >> 12) & _FIELD) - _BOUND_OFFSET
+
+
+@njit(cache=True, inline="always")
+def _glo(data):
+    """The goal index the stored lower bound was proved for (valid for every goal ≤ it)."""
+    return (data >> 40) & 1023
+
+
+@njit(cache=True, inline="always")
+def _gup(data):
+    """The goal index the stored upper bound was proved for (valid for every goal ≥ it)."""
+    return (data >> 50) & 1023
+
+
+@njit(cache=True, inline="always")
+def _bounds_for(data, goal):
+    """(lower, upper) bound on u for ``goal`` from a stored data word.
+
+    Thresholds never decrease with the goal, so u never increases with it:
+    a lower bound proved for goal k holds for every goal ≤ k, an upper bound
+    for every goal ≥ k.  This is how the breakpoint tests share the table.
     """
-    reps = legal
-    m = legal & ~np.int64(7)
-    while m:
-        c = _high(m)
-        m &= ~_bit(c)
-        below = in_play & (_bit(c) - 1)
-        if below == 0:
-            continue
-        q = _high(below)
-        if q >= 3 and ((legal >> q) & 1) and GRP[q] == GRP[c] and NOM[q] == NOM[c]:
-            reps &= ~_bit(q)
-    return reps
+    lo = _lo(data) if goal <= _glo(data) else -INF
+    up = _up(data) if goal >= _gup(data) else INF
+    return lo, up
+
+
+@njit(cache=True, inline="always")
+def _merge(old, lo, glo, up, gup):
+    """The bounds to keep, (lo, glo, up, gup), from an old data word and new bounds.
+
+    Per side, a bound that is valid for at least as many goals and at least as
+    tight as the other wins; a new search that proved nothing on a side keeps
+    the old bound; otherwise the newer bound replaces the older.
+    """
+    olo = _lo(old)
+    oglo = _glo(old)
+    if lo <= -INF or (oglo >= glo and olo >= lo):
+        lo = olo
+        glo = oglo
+    oup = _up(old)
+    ogup = _gup(old)
+    if up >= INF or (ogup <= gup and oup <= up):
+        up = oup
+        gup = ogup
+    return lo, glo, up, gup
+
+
+@intrinsic
+def _prefetch_row(typingctx, arr, row):
+    """Hint the CPU to fetch row ``row`` of a 2-D array into the cache."""
+    if not isinstance(arr, types.Array) or arr.ndim != 2 or not isinstance(row, types.Integer):
+        return None
+    sig = types.void(arr, row)
+
+    def codegen(context, builder, signature, args):
+        aryty, rowty = signature.args
+        ary = context.make_array(aryty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        r = context.cast(builder, args[1], rowty, types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [r, zero], wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
+        # read access, high temporal locality, data cache
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _hash(k0, k1, k2):
+    x = k0 * np.int64(-7046029254386353131) ^ k1 * np.int64(-4658895280553007687)
+    x ^= k2 * np.int64(7640891576956012809)
+    x ^= (x >> 31) & np.int64(0x1FFFFFFFF)
+    x *= np.int64(-4265267296055464877)
+    x ^= (x >> 29) & np.int64(0x7FFFFFFFF)
+    return x
+
+
+@njit(cache=True, inline="always")
+def _rank_key(h0, h1, h2, fixed):
+    """Rank-only key (without the leader, flags and goal) of three hands at a trick start.
+
+    Each group renumbered by rank among its cards in play, point values
+    ignored: hands 0 and 1 squeezed over the cards in play (hand 2 is the
+    rest), the five group counts, and for the birds that keep their
+    identity (``fixed``, bits 1/2/4) which of I, II, III are in play, so a
+    fixed bird has the same rank — is rank-matched to itself — in every
+    position with this key.  Positions with one key have the same legal
+    moves, trick winners and bird outcomes on every line; their future
+    card points differ at most by :func:`_point_shift`.
+    """
+    allc = h0 | h1 | h2
+    counts = (popcount_nb(allc & _GROUPS[0]) | (popcount_nb(allc & _GROUPS[1]) << 5)
+              | (popcount_nb(allc & _GROUPS[2]) << 9) | (popcount_nb(allc & _GROUPS[3]) << 13)
+              | (popcount_nb(allc & _GROUPS[4]) << 17))
+    meta = counts | (fixed << 21) | ((allc & 7) << 24)
+    return pext_nb(h0, allc), pext_nb(h1, allc), meta
 
 
 @njit(cache=True)
-def _pick(hands, seat, moves, ply, p, card, leader, declarer):
-    """The most promising card of ``moves`` (the card-point kernel's ordering)."""
-    best_c = -1
-    best_s = np.int64(-1 << 40)
-    m = moves
-    led = -1
-    w = -1
-    ws = -1
-    if p > 0:
-        led = card[ply - p]
-        w = led
-        ws = leader
-        for j in range(1, p):
-            cj = card[ply - p + j]
-            if _beats(cj, w):
-                w = cj
-                ws = (leader + j) % 3
-    while m:
-        c = _high(m)
-        m &= ~_bit(c)
-        if p == 0:
-            sc = _lead_score(hands, seat, c, declarer)
-        else:
-            sc = _follow_score(hands, seat, c, p, led, w, ws, declarer)
-        if sc > best_s:
-            best_s = sc
-            best_c = c
-    return best_c
+def _point_shift(old_all, new_all):
+    """How far future points can fall (dn) and rise (up) from the position of
+    cards ``old_all`` to a same-rank-key position of cards ``new_all``: the
+    summed value losses and gains of rank-matched cards."""
+    dn = 0
+    up = 0
+    for g in range(5):
+        a = old_all & _GROUPS[g]
+        b = new_all & _GROUPS[g]
+        while a:
+            ca = ctz_nb(a)
+            cb = ctz_nb(b)
+            a &= a - 1
+            b &= b - 1
+            x = NOM[cb] - NOM[ca]
+            if x > 0:
+                up += x
+            else:
+                dn -= x
+    return dn, up
+
+
+@njit(cache=True, inline="always")
+def _squeeze_mask(allc, fixed):
+    """The cards a key is ``pext``-ed over: region cards in play plus every non-region card.
+
+    Two positions with the same key have the same region card counts, so the
+    same mask structure: a card's place in the squeezed string stands for the
+    same relative card in both, which also maps stored best moves.
+    """
+    union = _REGION_UNION_FIXED if fixed else _REGION_UNION
+    return (allc & union) | (_ALL_CARDS & ~union)
+
+
+@njit(cache=True, inline="always")
+def _key(h0, h1, h2, fixed):
+    """(key0, key1, key2) of three hands; key2 has bits 0..37 used, the rest is free.
+
+    Hands 0 and 1 are squeezed over :func:`_squeeze_mask`; hand 2's region
+    cards are the rest of the region cards in play, so only its non-region
+    cards are kept (at most 21 bits), followed by the five region counts
+    (17 bits) and the normalisation variant.
+    """
+    allc = h0 | h1 | h2
+    m = _squeeze_mask(allc, fixed)
+    regions = _REGIONS_FIXED if fixed else _REGIONS
+    union = _REGION_UNION_FIXED if fixed else _REGION_UNION
+    counts = (popcount_nb(allc & regions[0]) | (popcount_nb(allc & regions[1]) << 5)
+              | (popcount_nb(allc & regions[2]) << 8) | (popcount_nb(allc & regions[3]) << 11)
+              | (popcount_nb(allc & regions[4]) << 14))
+    k2 = pext_nb(h2, _ALL_CARDS & ~union) | (counts << 21) | (np.int64(fixed) << 38)
+    return pext_nb(h0, m), pext_nb(h1, m), k2
 
 
 @njit(cache=True, inline="always")
@@ -155,241 +316,429 @@ def _resolve_flags(flags, trick_no, c0, c1, c2, leader, winner, declarer):
     return flags
 
 
+@njit(cache=True, inline="always")
+def _open_birds(allc, trick_no, relevant):
+    """Relevant birds (bits 1/2/4) whose outcome is still open at a trick start.
+
+    Bird b is open while its card is in a hand and its trick (16 − b) is
+    not yet over; the others are settled: their code in the flags is final.
+    """
+    m = relevant & allc & 7
+    if trick_no > 14:
+        m &= ~np.int64(4)
+    if trick_no > 15:
+        m &= ~np.int64(2)
+    return m
+
+
 @njit(cache=True)
-def search(hands_in, leader0, tcards, ntc, declarer, reserve, flags0, goal, thresholds,
-           t_lo, t_hi, alpha0, beta0, tt, stats):
+def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, goal,
+           thresholds, t_lo, t_hi, alpha0, beta0, tt, stats):
     """Fail-soft minimax value of u (see the module docstring) in window (alpha0, beta0).
 
     ``hands_in``: int64[3]; ``tcards``: int64[3] with the ``ntc`` cards of the
     trick in progress; ``reserve``: the declarer's announced birds (bits 1/2/4)
-    under ``bird_reserve``; ``thresholds``: int64[goals, 128]; ``t_lo``/``t_hi``:
-    the least and most threshold any final flags reachable from a flag value
-    need (:meth:`.payoff.Payoff.threshold_bounds`), for quick bounds.
+    under ``bird_reserve``; ``relevant``: the birds (bits 1/2/4) whose
+    outcome can change the net (they keep their identity in keys and
+    equivalences); ``thresholds``: int64[goals, 128]; ``t_lo``/``t_hi``:
+    int64[goals, 1024], the least and most threshold of the final outcomes
+    reachable from ``flags | open_birds << 7``
+    (:meth:`.payoff.Payoff.threshold_bounds`).
     """
-    mask = np.int64(tt.shape[0] - 1)
-    hands = hands_in.copy()
     T = thresholds[goal]
     TLO = t_lo[goal]
     THI = t_hi[goal]
-    card = np.zeros(MAXPLY, np.int64)
-    pos = np.zeros(MAXPLY, np.int64)
-    lead = np.zeros(MAXPLY, np.int64)
-    flg = np.zeros(MAXPLY, np.int64)
-    tno = np.zeros(MAXPLY, np.int64)
-    alpha = np.zeros(MAXPLY, np.int64)
-    beta = np.zeros(MAXPLY, np.int64)
-    a_orig = np.zeros(MAXPLY, np.int64)
-    b_orig = np.zeros(MAXPLY, np.int64)
-    best = np.zeros(MAXPLY, np.int64)
-    bestc = np.zeros(MAXPLY, np.int64)
-    moves = np.zeros(MAXPLY, np.int64)
-    first = np.zeros(MAXPLY, np.int64)
-    gain = np.zeros(MAXPLY, np.int64)
-    slot = np.zeros(MAXPLY, np.int64)
-    keys = np.zeros((MAXPLY, 3), np.int64)
+    h = np.empty(3, np.int64)
+    h[0] = hands_in[0]
+    h[1] = hands_in[1]
+    h[2] = hands_in[2]
+    mover = np.empty(MAXPLY, np.int64)
+    pos = np.empty(MAXPLY, np.int64)
+    lead = np.empty(MAXPLY, np.int64)
+    wcard = np.empty(MAXPLY, np.int64)
+    wseat = np.empty(MAXPLY, np.int64)
+    card = np.empty(MAXPLY, np.int64)
+    flg = np.empty(MAXPLY, np.int64)
+    al = np.empty(MAXPLY, np.int64)
+    be = np.empty(MAXPLY, np.int64)
+    best = np.empty(MAXPLY, np.int64)
+    bmove = np.empty(MAXPLY, np.int64)
+    gain = np.empty(MAXPLY, np.int64)
+    nm = np.empty(MAXPLY, np.int64)
+    mi = np.empty(MAXPLY, np.int64)
+    store = np.zeros(MAXPLY, np.int64)
+    nstart = np.zeros(MAXPLY, np.int64)
+    fixd = np.zeros(MAXPLY, np.int64)
+    key = np.empty((MAXPLY, 3), np.int64)
+    mv = np.empty((MAXPLY, MAXMOVES), np.int64)
+    score = np.empty(MAXMOVES, np.int64)
 
-    base = ntc
+    tt_mask = tt.shape[0] - 1
+    def_a = (declarer + 1) % 3
+    def_b = (declarer + 2) % 3
+
+    d0 = ntc
     for i in range(ntc):
         card[i] = tcards[i]
-    ply = base
-    pos[ply] = ntc
-    lead[ply] = leader0
-    flg[ply] = flags0
-    alpha[ply] = alpha0
-    beta[ply] = beta0
-    cards_of_leader = popcount_nb(hands[leader0]) + (1 if ntc > 0 else 0)
-    tno[ply] = 17 - cards_of_leader
-
-    entering = True
-    v = np.int64(0)
+    pos[d0] = ntc
+    lead[d0] = leader0
+    mover[d0] = (leader0 + ntc) % 3
+    flg[d0] = flags0
+    if ntc > 0:
+        w = tcards[0]
+        ws = leader0
+        for i in range(1, ntc):
+            if _beats(tcards[i], w):
+                w = tcards[i]
+                ws = (leader0 + i) % 3
+        wcard[d0] = w
+        wseat[d0] = ws
+    al[d0] = alpha0
+    be[d0] = beta0
     stats[ST_BEST] = -1
-    while True:
-        if entering:
-            # ---- enter the node at ply
-            stats[ST_NODES] += 1
-            p = pos[ply]
-            L = lead[ply]
-            f = flg[ply]
-            ttmove = _NO_MOVE
-            slot[ply] = -1
-            done = False
-            if p == 0:
-                if (hands[0] | hands[1] | hands[2]) == 0:
-                    v = -T[f]
-                    done = True
-                else:
-                    tno[ply] = 17 - popcount_nb(hands[L])
-                    # quick bounds: the declarer wins at least the points of his sure
-                    # winners and at most the points left minus the defenders' sure ones
-                    allh = hands[0] | hands[1] | hands[2]
-                    left = _nominal_sum(allh) - 2 * (popcount_nb(allh) // 3)
-                    sure_d, sure_f = _sure_points(hands[declarer], hands[(declarer + 1) % 3],
-                                                  hands[(declarer + 2) % 3])
-                    if left - sure_f - TLO[f] <= alpha[ply]:
-                        v = left - sure_f - TLO[f]
-                        done = True
-                    elif sure_d - THI[f] >= beta[ply]:
-                        v = sure_d - THI[f]
-                        done = True
-                if not done and p == 0:
-                    if popcount_nb(hands[L]) >= TT_MIN_CARDS:
-                        k0 = hands[0] | (L << 54) | KEY_VALID
-                        k1 = hands[1] | (f << 54)
-                        k2 = hands[2] | (goal << 54)
-                        keys[ply, 0] = k0
-                        keys[ply, 1] = k1
-                        keys[ply, 2] = k2
-                        s = _slot(k0, k1, k2, mask)
-                        slot[ply] = s
-                        if tt[s, 0] == k0 and tt[s, 1] == k1 and tt[s, 2] == k2:
-                            stats[ST_TT_HITS] += 1
-                            d = tt[s, 3]
-                            lo = (d & _FIELD) - _BOUND_OFFSET
-                            hi = ((d >> 12) & _FIELD) - _BOUND_OFFSET
-                            ttmove = (d >> 24) & 63
-                            if lo >= beta[ply]:
-                                v = lo
-                                done = True
-                            elif hi <= alpha[ply]:
-                                v = hi
-                                done = True
-                            else:
-                                if lo > alpha[ply]:
-                                    alpha[ply] = lo
-                                if hi < beta[ply]:
-                                    beta[ply] = hi
-            elif ply > base:
-                tno[ply] = tno[ply - 1]
-            if not done:
-                seat = (L + p) % 3
-                led = card[ply - p] if p > 0 else -1
-                legal = _legal(hands[seat], led, seat == declarer, reserve, tno[ply])
-                in_play = hands[0] | hands[1] | hands[2]
-                for j in range(p):
-                    in_play |= _bit(card[ply - p + j])
-                moves[ply] = _representatives(legal, in_play)
-                a_orig[ply] = alpha[ply]
-                b_orig[ply] = beta[ply]
-                best[ply] = -INF if seat == declarer else INF
-                bestc[ply] = _NO_MOVE
-                first[ply] = ttmove if (ttmove != _NO_MOVE and (legal >> ttmove) & 1) else -1
-        else:
-            # ---- a child of ply returned v
-            p = pos[ply]
-            seat = (lead[ply] + p) % 3
-            hands[seat] |= _bit(card[ply])
-            v += gain[ply]
-            done = False
-            if seat == declarer:
-                if v > best[ply]:
-                    best[ply] = v
-                    bestc[ply] = card[ply]
-                if best[ply] > alpha[ply]:
-                    alpha[ply] = best[ply]
-            else:
-                if v < best[ply]:
-                    best[ply] = v
-                    bestc[ply] = card[ply]
-                if best[ply] < beta[ply]:
-                    beta[ply] = best[ply]
-            if alpha[ply] >= beta[ply]:
-                moves[ply] = 0
 
-        if not done:
-            if moves[ply] == 0:
-                # ---- node finished: store and return its value
-                v = best[ply]
-                s = slot[ply]
-                if s >= 0:
-                    lo = -INF
-                    hi = INF
-                    if v <= a_orig[ply]:
-                        hi = v
-                    elif v >= b_orig[ply]:
-                        lo = v
+    nodes = 0
+    capped = stats[ST_LIMIT] > 0
+    budget = stats[ST_LIMIT] - stats[ST_NODES]
+    d = d0
+    v = np.int64(0)
+    ENTER, NEXT, RETURN = 0, 1, 2
+    state = ENTER
+    while True:
+        if state == ENTER:
+            nodes += 1
+            if capped and nodes > budget:
+                stats[ST_ABORTED] = 1
+                v = 0
+                break
+            p = pos[d]
+            s = mover[d]
+            f = flg[d]
+            store[d] = 0
+            nstart[d] = nodes
+            ttmove = -1
+            if p == 0:
+                n = popcount_nb(h[s])
+                if n == 0:
+                    v = -T[f]
+                    state = RETURN
+                    continue
+                if n == 1 and d > d0:
+                    # last trick: every card is forced; score it at once
+                    c0 = ctz_nb(h[s])
+                    c1 = ctz_nb(h[(s + 1) % 3])
+                    c2 = ctz_nb(h[(s + 2) % 3])
+                    w = c0
+                    ws = s
+                    if _beats(c1, w):
+                        w = c1
+                        ws = (s + 1) % 3
+                    if _beats(c2, w):
+                        ws = (s + 2) % 3
+                    g = NOM[c0] + NOM[c1] + NOM[c2] - 2 if ws == declarer else 0
+                    v = g - T[_resolve_flags(f, 16, c0, c1, c2, s, ws, declarer)]
+                    state = RETURN
+                    continue
+                allc = h[0] | h[1] | h[2]
+                trick_no = 17 - n
+                openb = _open_birds(allc, trick_no, relevant)
+                # Birds whose trick is ahead keep their identity, and so do the
+                # reserved ones (their legality depends on the trick number);
+                # II/III need the fixed normalisation regions.
+                fixd[d] = openb | (reserve & allc)
+                fixed = (fixd[d] & 6) != 0
+                use_tt = n >= TT_MIN_CARDS
+                if use_tt:
+                    k0, k1, k2 = _key(h[0], h[1], h[2], fixed)
+                    k2 |= (np.int64(s) << 39) | (f << 41) | KEY_VALID
+                    slot = _hash(k0, k1, k2) & tt_mask & ~np.int64(BUCKET - 1)
+                    _prefetch_row(tt, slot)
+                    _prefetch_row(tt, slot + 2)
+                if d > d0:
+                    # quick bounds on future card points, admissible for every reachable outcome
+                    col = f | (openb << 7)
+                    rest = _nominal_sum(allc) - 2 * n
+                    lbd, lbf = _sure_points(h[declarer], h[def_a], h[def_b])
+                    if s == declarer:
+                        cp = _cash_points(h[s], h[def_a], h[def_b], reserve)
+                        if cp > lbd:
+                            lbd = cp
                     else:
-                        lo = v
-                        hi = v
-                    k0 = keys[ply, 0]
-                    k1 = keys[ply, 1]
-                    k2 = keys[ply, 2]
-                    if tt[s, 0] == k0 and tt[s, 1] == k1 and tt[s, 2] == k2:
-                        d = tt[s, 3]
-                        olo = (d & _FIELD) - _BOUND_OFFSET
-                        ohi = ((d >> 12) & _FIELD) - _BOUND_OFFSET
-                        if olo > lo:
-                            lo = olo
-                        if ohi < hi:
-                            hi = ohi
-                    tt[s, 0] = k0
-                    tt[s, 1] = k1
-                    tt[s, 2] = k2
-                    tt[s, 3] = _pack(lo, hi, bestc[ply])
-                if ply == base:
-                    stats[ST_BEST] = bestc[ply]
-                done = True
+                        cp = _cash_points_defence(h[s], h[3 - s - declarer], h[declarer])
+                        if cp > lbf:
+                            lbf = cp
+                    if lbd - THI[col] >= be[d]:
+                        v = lbd - THI[col]
+                        stats[ST_QB_CUTS] += 1
+                        state = RETURN
+                        continue
+                    if rest - lbf - TLO[col] <= al[d]:
+                        v = rest - lbf - TLO[col]
+                        stats[ST_QB_CUTS] += 1
+                        state = RETURN
+                        continue
+                if use_tt:
+                    data = -1
+                    for r in range(slot, slot + BUCKET):
+                        if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 2] == k2:
+                            data = tt[r, 3]
+                            break
+                    if data >= 0:
+                        stats[ST_TT_HITS] += 1
+                        lo, up = _bounds_for(data, goal)
+                        if d > d0 and (lo >= be[d] or up <= al[d] or lo == up):
+                            v = lo if lo >= be[d] else up
+                            state = RETURN
+                            continue
+                        tm = (data >> 24) & 255
+                        if tm != _NO_MOVE:
+                            ttmove = ctz_nb(pdep_nb(_bit(tm), _squeeze_mask(allc, fixed)))
+                    # the rank-only table: bounds of a position with the same
+                    # rank structure, widened by the point differences
+                    q0, q1, q2 = _rank_key(h[0], h[1], h[2], fixd[d])
+                    q2 |= (np.int64(s) << 27) | (f << 29) | KEY_VALID
+                    r2 = _hash(q0 ^ _RANK_SALT, q1, q2) & tt_mask
+                    if d > d0 and tt[r2, 4] == q0 and tt[r2, 5] == q1 and tt[r2, 6] == q2:
+                        ddn, ddu = _point_shift(tt[r2, 8], allc)
+                        d2 = tt[r2, 7]
+                        lo2, up2 = _bounds_for(d2, goal)
+                        lo2 -= ddn
+                        up2 += ddu
+                        if lo2 >= be[d] or up2 <= al[d]:
+                            v = lo2 if lo2 >= be[d] else up2
+                            stats[ST_TT_HITS] += 1
+                            state = RETURN
+                            continue
+                    store[d] = 1
+                    key[d, 0] = k0
+                    key[d, 1] = k1
+                    key[d, 2] = k2
+            elif d > d0:
+                fixd[d] = fixd[d - 1]
             else:
-                # ---- play the next card of ply
-                p = pos[ply]
-                L = lead[ply]
-                seat = (L + p) % 3
-                if first[ply] >= 0:
-                    c = first[ply]
-                    first[ply] = -1
+                # the root is inside a trick: the trick's leader tells the trick number
+                allc = h[0] | h[1] | h[2]
+                for i in range(p):
+                    allc |= _bit(card[i])
+                tn = 17 - popcount_nb(h[lead[d]]) - 1
+                fixd[d] = _open_birds(allc, tn, relevant) | (reserve & allc)
+
+            # move generation: legal cards, one per equivalence class, ordered
+            hand = h[s]
+            led = card[d - p] if p > 0 else -1
+            is_decl = s == declarer
+            trick_no = 17 - popcount_nb(h[lead[d]]) - (1 if p > 0 else 0)
+            legal = _legal(hand, led, is_decl, reserve, trick_no)
+            in_play = h[0] | h[1] | h[2]
+            for i in range(p):
+                in_play |= _bit(card[d - p + i])
+            m = _representatives(legal, in_play, fixd[d])
+            cnt = 0
+            while m:
+                c = ctz_nb(m)
+                m &= m - 1
+                if c == ttmove:
+                    sc = np.int64(1) << 40
+                elif p == 0:
+                    sc = _lead_score(h, s, c, declarer)
                 else:
-                    c = _pick(hands, seat, moves[ply], ply, p, card, L, declarer)
-                moves[ply] &= ~_bit(c)
-                card[ply] = c
-                hands[seat] &= ~_bit(c)
-                nxt = ply + 1
-                if p < 2:
-                    gain[ply] = 0
-                    pos[nxt] = p + 1
-                    lead[nxt] = L
-                    flg[nxt] = flg[ply]
-                    alpha[nxt] = alpha[ply]
-                    beta[nxt] = beta[ply]
+                    sc = _follow_score(h, s, c, p, led, wcard[d], wseat[d], declarer)
+                j = cnt
+                while j > 0 and score[j - 1] < sc:
+                    score[j] = score[j - 1]
+                    mv[d, j] = mv[d, j - 1]
+                    j -= 1
+                score[j] = sc
+                mv[d, j] = c
+                cnt += 1
+            nm[d] = cnt
+            mi[d] = 0
+            best[d] = -INF if is_decl else INF
+            bmove[d] = -1
+            state = NEXT
+            continue
+
+        if state == NEXT:
+            if mi[d] < nm[d]:
+                c = mv[d, mi[d]]
+                mi[d] += 1
+                s = mover[d]
+                p = pos[d]
+                h[s] ^= _bit(c)
+                card[d] = c
+                if p == 0:
+                    w = c
+                    ws = s
+                elif _beats(c, wcard[d]):
+                    w = c
+                    ws = s
                 else:
-                    c0 = card[ply - 2]
-                    c1 = card[ply - 1]
-                    w = 0
-                    wc = c0
-                    if _beats(c1, wc):
-                        w = 1
-                        wc = c1
-                    if _beats(c, wc):
-                        w = 2
-                    winner = (L + w) % 3
-                    pts = _nominal_sum(_bit(c0) | _bit(c1) | _bit(c)) - 2
-                    g = pts if winner == declarer else 0
-                    gain[ply] = g
-                    pos[nxt] = 0
-                    lead[nxt] = winner
-                    flg[nxt] = _resolve_flags(flg[ply], tno[ply], c0, c1, c, L, winner, declarer)
-                    alpha[nxt] = alpha[ply] - g
-                    beta[nxt] = beta[ply] - g
-                ply = nxt
-                entering = True
+                    w = wcard[d]
+                    ws = wseat[d]
+                if p == 2:
+                    c0 = card[d - 2]
+                    c1 = card[d - 1]
+                    g = NOM[c0] + NOM[c1] + NOM[c] - 2 if ws == declarer else 0
+                    tno = 16 - popcount_nb(h[lead[d]])
+                    flg[d + 1] = _resolve_flags(flg[d], tno, c0, c1, c, lead[d], ws, declarer)
+                    pos[d + 1] = 0
+                    lead[d + 1] = ws
+                    mover[d + 1] = ws
+                else:
+                    g = 0
+                    flg[d + 1] = flg[d]
+                    pos[d + 1] = p + 1
+                    lead[d + 1] = lead[d]
+                    mover[d + 1] = (s + 1) % 3
+                    wcard[d + 1] = w
+                    wseat[d + 1] = ws
+                gain[d] = g
+                # the child's window, shifted by the points this move banks
+                if s == declarer:
+                    a = al[d] if al[d] > best[d] else best[d]
+                    b = be[d]
+                else:
+                    a = al[d]
+                    b = be[d] if be[d] < best[d] else best[d]
+                al[d + 1] = a - g
+                be[d + 1] = b - g
+                d += 1
+                state = ENTER
                 continue
-        # ---- return v from ply
-        if ply == base:
-            return v
-        ply -= 1
-        entering = False
+            v = best[d]
+            # all moves searched: fall through to the store below
+        else:
+            # RETURN: v is the value of node d; hand it to the parent
+            if d == d0:
+                break
+            d -= 1
+            s = mover[d]
+            h[s] ^= _bit(card[d])
+            v += gain[d]
+            if s == declarer:
+                if v > best[d]:
+                    best[d] = v
+                    bmove[d] = card[d]
+                if best[d] < be[d]:
+                    state = NEXT
+                    continue
+            else:
+                if v < best[d]:
+                    best[d] = v
+                    bmove[d] = card[d]
+                if best[d] > al[d]:
+                    state = NEXT
+                    continue
+            v = best[d]
+
+        # node d is finished with value v: store its bounds at trick starts
+        state = RETURN
+        if d == d0:
+            stats[ST_BEST] = bmove[d]
+        if store[d]:
+            lo = -INF
+            up = INF
+            if v <= al[d]:
+                up = v
+            elif v >= be[d]:
+                lo = v
+            else:
+                lo = v
+                up = v
+            tm = _NO_MOVE
+            # a fail-low node has no best move worth remembering
+            fail_low = v <= al[d] if mover[d] == declarer else v >= be[d]
+            if bmove[d] >= 0 and not fail_low:
+                sq = _squeeze_mask(h[0] | h[1] | h[2], (fixd[d] & 6) != 0)
+                tm = popcount_nb(sq & (_bit(bmove[d]) - 1))
+            # replacement priority: the work this entry saves (log2 of nodes)
+            wk = 64 - clz_nb(np.int64(nodes - nstart[d]) | 1)
+            k0 = key[d, 0]
+            k1 = key[d, 1]
+            k2 = key[d, 2]
+            slot = _hash(k0, k1, k2) & tt_mask & ~np.int64(BUCKET - 1)
+            target = -1
+            glo = goal
+            gup = goal
+            if lo <= -INF:
+                glo = 1023  # "u ≥ -INF" holds for every goal
+            if up >= INF:
+                gup = 0
+            for r in range(slot, slot + BUCKET):
+                if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 2] == k2:
+                    # same position: keep the better bounds of old and new
+                    old = tt[r, 3]
+                    lo, glo, up, gup = _merge(old, lo, glo, up, gup)
+                    if tm == _NO_MOVE:
+                        tm = (old >> 24) & 255
+                    if ((old >> 32) & 255) > wk:
+                        wk = (old >> 32) & 255
+                    target = r
+                    break
+            if target < 0:
+                # The first rows keep the entries that save the most work; the
+                # last row always takes the newcomer (or the entry it evicts).
+                low = 1 << 30
+                last = slot + BUCKET - 1
+                for r in range(slot, last):
+                    cost = -1 if tt[r, 0] == 0 else (tt[r, 3] >> 32) & 255
+                    if cost < low:
+                        low = cost
+                        target = r
+                if wk >= low:
+                    tt[last, 0] = tt[target, 0]
+                    tt[last, 1] = tt[target, 1]
+                    tt[last, 2] = tt[target, 2]
+                    tt[last, 3] = tt[target, 3]
+                else:
+                    target = last
+            tt[target, 0] = k0
+            tt[target, 1] = k1
+            tt[target, 2] = k2
+            tt[target, 3] = _pack(lo, up, tm, wk, glo, gup)
+            # the rank-only entry: always the newest (merged with an entry of the same cards)
+            allp = h[0] | h[1] | h[2]
+            q0, q1, q2 = _rank_key(h[0], h[1], h[2], fixd[d])
+            q2 |= (np.int64(mover[d]) << 27) | (flg[d] << 29) | KEY_VALID
+            r2 = _hash(q0 ^ _RANK_SALT, q1, q2) & tt_mask
+            if tt[r2, 4] == q0 and tt[r2, 5] == q1 and tt[r2, 6] == q2 and tt[r2, 8] == allp:
+                lo, glo, up, gup = _merge(tt[r2, 7], lo, glo, up, gup)
+            tt[r2, 4] = q0
+            tt[r2, 5] = q1
+            tt[r2, 6] = q2
+            tt[r2, 7] = _pack(lo, up, 0, 0, glo, gup)
+            tt[r2, 8] = allp
+
+    stats[ST_NODES] += nodes
+    return v
 
 
 @njit(cache=True)
-def test_goal(hands, leader, tcards, ntc, declarer, reserve, flags, goal, thresholds, t_lo,
-              t_hi, gained, tt, stats):
+def test_goal(hands, leader, tcards, ntc, declarer, reserve, relevant, flags, goal, thresholds,
+              t_lo, t_hi, gained, tt, stats):
     """Does the declarer reach goal ``goal`` with ``gained`` points won since the root?"""
-    v = search(hands, leader, tcards, ntc, declarer, reserve, flags, goal, thresholds,
+    v = search(hands, leader, tcards, ntc, declarer, reserve, relevant, flags, goal, thresholds,
                t_lo, t_hi, -gained - 1, -gained, tt, stats)
     return v >= -gained
 
 
+@njit(cache=True)
+def test_goal_value(hands, leader, tcards, ntc, declarer, reserve, relevant, flags, goal,
+                    thresholds, t_lo, t_hi, gained, tt, stats):
+    """The fail-soft value of the null-window test of :func:`test_goal`.
+
+    The goal is reached iff the result is ≥ ``-gained``; the result is then a
+    lower bound on u, otherwise an upper bound (the driver uses the margin to
+    settle neighbouring goals without a search).
+    """
+    return search(hands, leader, tcards, ntc, declarer, reserve, relevant, flags, goal,
+                  thresholds, t_lo, t_hi, -gained - 1, -gained, tt, stats)
+
+
 def new_table(bits: int) -> np.ndarray:
     """An empty transposition table of 2**bits rows."""
-    return np.zeros((1 << bits, 4), dtype=np.int64)
+    return np.zeros((1 << bits, TT_COLUMNS), dtype=np.int64)
 
 
-__all__ = ["INF", "MAX_GOALS", "new_table", "search", "test_goal"]
+__all__ = ["INF", "MAX_GOALS", "N_BOUND_COLUMNS", "TT_COLUMNS", "new_table", "search",
+           "test_goal", "test_goal_value"]
