@@ -29,7 +29,7 @@ FAST = RaceConfig(schedule=(2, 4), talon_schedule=(2, 4, 8))
 
 def request(**kw) -> AdviceRequest:
     base = dict(hand=DEMO, seat=0, samples=12, time_limit=None, seed=5,
-                solve_batch=fake_trick_points, race=FAST)
+                solve_batch=fake_trick_points, race=FAST, birds=False)
     base.update(kw)
     return AdviceRequest(**base)
 
@@ -196,3 +196,116 @@ def test_no_kings_and_no_trull_are_judged_per_exchange() -> None:
     # and the taken group holds no King (dummett: a broken one loses the game).
     before = st[("three", "no_kings@before")]
     assert list(before.success) == list(before.made)
+
+
+# --------------------------------------------------------------------------- birds
+
+
+def bird_request(**kw) -> AdviceRequest:
+    from advise_fakes import fake_game_points
+
+    return request(birds=True, game_point_fn=fake_game_points, **kw)
+
+
+def test_bird_rows_are_paired_game_point_differences() -> None:
+    """Solo Pagat: gain and P(success) equal the stand-in game-point solver's, world by world."""
+    from advise_fakes import fake_game_points
+
+    adv = advise(bird_request(contracts=("solo",), samples=8))
+    rules = RulesView.load("dummett").rules
+    k = knowledge_from_hand(DEMO, 0)
+    gains, wins = [], []
+    for j in range(8):
+        w = world_at(k, 5, STREAM_WORLD, j)
+        args = dict(rules=rules, contract="solo", declarer_hand=DEMO, dealt=w.hands)
+        base = fake_game_points(w.hands, 0, 0, **args)
+        ann = fake_game_points(w.hands, 0, 0, announcements={"pagat": "after"}, **args)
+        gains.append(ann.net_declarer - base.net_declarer)
+        wins.append("pagat@decl:won" in ann.birds)
+    r = row(adv, "solo", "pagat@after")
+    assert r["kind"] == "bird" and r["samples"] == 8
+    assert r["gain"] == pytest.approx(np.mean(gains))
+    assert r["gain_se"] == pytest.approx(np.std(gains, ddof=1) / math.sqrt(8))
+    assert r["p_success"] == pytest.approx(np.mean(wins))
+    assert r["announce_rate"] == 1.0
+    assert adv.meta["bird_worlds"] == {"solo": 8}
+    # The hand holds no Kakadu, so Solo offers no Kakadu row; bird rows never win the bid.
+    assert "kakadu@after" not in set(adv.table[adv.table["contract"] == "solo"]["option"])
+    assert adv.recommendation["option"] in set(adv.table[adv.table["kind"] != "bird"]["option"])
+
+
+def test_bird_levels_follow_the_hand_and_the_talon() -> None:
+    """Three: Pagat and Uhu (held) before and after the talon; the Kakadu only after, when
+    it comes with the taken talon cards, so it is announced in some worlds only."""
+    adv = advise(bird_request(contracts=("three",), samples=8))
+    options = set(adv.table[adv.table["kind"] == "bird"]["option"])
+    assert {"pagat@before", "pagat@after", "uhu@before", "uhu@after"} <= options
+    assert "kakadu@before" not in options
+    assert row(adv, "three", "pagat@before")["announce_rate"] == 1.0
+    kakadu = row(adv, "three", "kakadu@after")
+    assert 0 <= kakadu["announce_rate"] < 1
+
+
+def test_birds_of_world_j_run_after_the_card_point_units_of_world_j_plus_1() -> None:
+    """Round robin: every contract's world j+1 comes before the birds of world j."""
+    from advise_fakes import fake_game_points
+
+    from tarock_solver.advise.adviser import Problem, WorldRunner, bird_plans, make_plans
+    from tarock_solver.advise.evaluate import CardPointEvaluator
+
+    view = RulesView.load("dummett")
+    plans = make_plans(view, ("solo", "three", "two"), DEMO)
+    k = knowledge_from_hand(DEMO, 0)
+    problem = Problem(k, 0, DEMO, "dummett", (), plans, 5, FAST, None, fake_trick_points,
+                      bird_plans(view, plans, k, 0), fake_game_points)
+    runner = WorldRunner(problem, 1, None, CardPointEvaluator(fake_trick_points))
+    seen: list[tuple[str, int, tuple[str, ...]]] = []
+    runner.run(3, (), lambda r: seen.append((r.kind, r.index, tuple(r.contracts or r.birds))))
+    first_birds = {}
+    last_world = {}
+    for pos, (kind, j, _) in enumerate(seen):
+        if kind == "birds":
+            first_birds.setdefault(j, pos)
+        else:
+            last_world[j] = pos
+    assert set(first_birds) == {0, 1, 2}
+    for j in (0, 1):
+        assert last_world[j + 1] < first_birds[j]
+    assert first_birds[0] < first_birds[1] < first_birds[2]
+
+
+def test_same_seed_same_birds_for_one_and_two_jobs() -> None:
+    a = advise(bird_request(jobs=1, samples=4, contracts=("solo", "three")))
+    b = advise(bird_request(jobs=2, samples=4, contracts=("solo", "three")))
+    cols = ["contract", "option", "kind", "samples", "mean_net", "gain", "p_success"]
+    assert a.table[cols].fillna(-999).equals(b.table[cols].fillna(-999))
+
+
+def test_a_time_limit_too_short_for_anything_lists_every_contract() -> None:
+    from tarock_solver.advise.evaluate import CardPointEvaluator
+
+    adv = advise(request(time_limit=1e-9, samples=5), CardPointEvaluator(fake_trick_points))
+    rec = adv.recommendation
+    assert rec["contract"] == "pass" and rec["tentative"]
+    assert rec["no_worlds"] == ["solo", "three", "lower", "two", "one"]
+    assert adv.meta["worlds"] == {c: 0 for c in rec["no_worlds"]}
+
+
+def test_birds_over_the_node_budget_are_left_out_and_counted() -> None:
+    from dataclasses import replace
+
+    from tarock_solver.cards import TAROCK_MASK
+
+    full = advise(bird_request(contracts=("solo",), samples=10,
+                               race=replace(FAST, bird_nodes=None)))
+    capped = advise(bird_request(contracts=("solo",), samples=10,
+                                 race=replace(FAST, bird_nodes=5500)))
+    k = knowledge_from_hand(DEMO, 0)
+    over = [(world_at(k, 5, STREAM_WORLD, j).hands[1] & TAROCK_MASK).bit_count() > 5
+            for j in range(10)]
+    assert 0 < sum(over) < 10  # the budget bites in some worlds only
+    assert capped.meta["bird_worlds"] == {"solo": 10}
+    assert capped.meta["bird_worlds_over_budget"] == {"solo": sum(over)}
+    assert full.meta["bird_worlds_over_budget"] == {"solo": 0}
+    assert row(capped, "solo", "pagat@after")["samples"] == 10 - sum(over)
+    assert row(full, "solo", "pagat@after")["samples"] == 10

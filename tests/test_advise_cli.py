@@ -73,21 +73,28 @@ def test_json_and_csv_of_a_strong_solo(capsys, tmp_path) -> None:
     rows = {(r["contract"], r["option"]): r for r in data["table"]}
     assert rows[("solo", "plain")]["samples"] == 2
     assert rows[("pass", "plain")]["mean_net"] == 0
-    assert any("Birds" in note for note in data["meta"]["notes"])
+    # The hand holds the Pagat: its announcement is judged by game-point solves on both worlds.
+    assert data["meta"]["bird_worlds"] == {"solo": 2}
+    bird = rows[("solo", "pagat@after")]
+    assert bird["kind"] == "bird" and bird["samples"] == 2
+    assert 0 <= bird["p_success"] <= 1 and bird["announce_rate"] == 1
+    assert data["meta"]["bird_solves"]["game_point_solves"] == 4
     with open(path, newline="") as fh:
         reader = csv.DictReader(fh)
         assert tuple(reader.fieldnames[:len(SCHEMA_COLUMNS)]) == SCHEMA_COLUMNS
         csv_rows = list(reader)
     assert {r["contract"] for r in csv_rows} == {"solo", "pass"}
+    assert {r["kind"] for r in csv_rows} >= {"plain", "bird", "pass"}
 
 
 def test_text_output_has_the_three_parts(capsys) -> None:
     code, out, err = run(capsys, "--ascii", "advise", STRONG, "--contract", "solo",
-                         "--samples", "2", "--no-progress")
+                         "--samples", "2", "--no-progress", "--no-birds")
     assert code == 0, err
     assert "E[net game points]" in out
     assert "Announcements" in out
     # two worlds are too few to advise on: the line says so and still names the leader
     assert "Recommendation (tentative: fewer than 10 worlds for Solo" in out
     assert "bid Solo" in out
-    assert "not evaluated yet" in out
+    assert "Pagat, Uhu: not judged (--no-birds)" in out
+    assert "Solver work per world" in out

@@ -84,3 +84,23 @@ def test_recommendation_is_tentative_below_the_minimum_worlds() -> None:
     enough = recommend([stats("solo", [10.0, 12.0] * MIN_WORLDS)])
     assert not enough["tentative"]
     assert recommendation_text(enough, {}).startswith("Recommendation: bid solo")
+
+
+def test_tentative_line_names_every_contract_including_those_without_worlds() -> None:
+    worlds = {"solo": 4, "three": 1, "lower": 1, "two": 0, "one": 0}
+    rec = recommend([stats("solo", [10.0, 14.0, 12.0, 9.0]), stats("three", [3.0]),
+                     stats("lower", [2.0])], worlds)
+    assert rec["tentative"]
+    assert rec["thin_contracts"] == ["solo", "three", "lower"]
+    assert rec["no_worlds"] == ["two", "one"]
+    names = {"solo": "Solo", "three": "Three", "lower": "Lower", "two": "Two", "one": "One"}
+    text = recommendation_text(rec, names)
+    assert "fewer than 10 worlds for Solo (4), Three (1), Lower (1)" in text
+    assert "no worlds in time for Two, One" in text
+    assert "bid Solo" in text
+
+
+def test_no_world_at_all_still_lists_every_contract() -> None:
+    rec = recommend([], {"solo": 0, "three": 0})
+    assert rec["contract"] == "pass" and rec["no_worlds"] == ["solo", "three"]
+    assert "no worlds in time for solo, three" in recommendation_text(rec, {})

@@ -16,6 +16,7 @@ from tarock_solver.advise.report import (
     announcements_text,
     contract_text,
     recommendation_text,
+    work_text,
 )
 from tarock_solver.deal import capture_warnings
 from tarock_solver.diagram import can_show_symbols, hand_line
@@ -75,12 +76,15 @@ def _text_table(df) -> str:
               help="Write the advice table (NOTATION.md 5.3 advice schema) to FILE.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
               help="Plot the card-point distribution per contract to FILE.png (matplotlib).")
+@click.option("--no-birds", is_flag=True,
+              help="Do not judge bird announcements (they need exact game-point solves, "
+                   "the slowest part).")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
 @click.pass_obj
 def command(settings: Settings, words: tuple[str, ...], seat: str | None, contract: str | None,
             talon: str | None, samples: int, time_limit: float, seed: int, jobs: int,
             as_json: bool, csv_path: str | None, plot_path: str | None,
-            no_progress: bool) -> None:
+            no_birds: bool, no_progress: bool) -> None:
     """Bidding advice for one hand: P(make), expected card points and net game points
     per contract and announcement, with standard errors, and a recommendation.
 
@@ -102,7 +106,8 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
     req = AdviceRequest(hand=inp.hand, seat=inp.seat, rules_name=rules.name,
                         overrides=dict(settings.opts), contracts=contracts, talon=inp.talon,
                         others=inp.others, samples=samples, time_limit=time_limit, seed=seed,
-                        jobs=jobs, race=RaceConfig(), progress=not no_progress)
+                        jobs=jobs, race=RaceConfig(), progress=not no_progress,
+                        birds=not no_birds)
     adv = advise(req)
 
     if csv_path:
@@ -136,13 +141,44 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
     click.echo()
     click.echo("Announcements (gain in net game points over plain play of the same contract):")
     click.echo(plain(_text_table(announcements_text(adv.announcements, names)), ascii_only))
-    birds = sorted({b for levels in adv.meta["birds"].values() for b in levels})
-    if birds:
-        click.echo(plain(f"  {', '.join(b.capitalize() for b in birds)}: not evaluated yet — "
-                         "birds need the game-point solver; the nets above count no bird items "
-                         "(silent outcome only).", ascii_only))
+    for line in _bird_lines(adv.meta, names, no_birds):
+        click.echo(plain(line, ascii_only))
+    click.echo()
+    click.echo("Solver work per world (race: choosing the exchange on inner worlds; eval: the "
+               "values above; bounded: node budget spent, value = midpoint of its bounds):")
+    click.echo(plain(_text_table(work_text(adv.meta["work"], names)), ascii_only))
     click.echo()
     click.echo(plain(recommendation_text(adv.recommendation, names), ascii_only))
+
+
+def _bird_lines(meta: dict, names: dict[str, str], skipped: bool) -> list[str]:
+    """Say plainly how far the birds were judged (never skip them silently)."""
+    options = {c: o for c, o in meta.get("bird_options", {}).items() if o}
+    if skipped:
+        birds = sorted({b for levels in meta["birds"].values() for b in levels})
+        return [f"  {', '.join(b.capitalize() for b in birds)}: not judged (--no-birds)."] \
+            if birds else []
+    if not options:
+        return []
+    worlds = meta.get("bird_worlds", {})
+    over = meta.get("bird_worlds_over_budget", {})
+
+    def judged(c: str) -> str:
+        text = f"{names.get(c, c)} {worlds.get(c, 0)}"
+        if over.get(c):
+            text += (f" ({over[c]} left out: a game-point solve ran over its node budget, "
+                     "so the rows rest on the easier worlds)")
+        return text
+
+    done = ", ".join(judged(c) for c in options)
+    lines = [f"  Birds (rows marked bird): exact game-point solves on the exchange plain play "
+             f"chose; worlds judged: {done}. Gain = announcing when held vs not announcing, "
+             "in game points (silent birds counted on both sides)."]
+    missing = [names.get(c, c) for c in options if not worlds.get(c)]
+    if missing:
+        lines.append(f"  Birds not judged in time for {', '.join(missing)} (game-point solves "
+                     "are slow; raise --time-limit or --samples).")
+    return lines
 
 
 def _header(inp, rules_name: str, meta: dict, ascii_only: bool) -> str:

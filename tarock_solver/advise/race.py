@@ -43,6 +43,7 @@ class RaceResult:
     #: Per candidate: (inner worlds solved, mean plain net, its standard error).  The
     #: winner's inner mean is biased upward by the selection; report it as such.
     plain: list[tuple[int, float, float]]
+    cut: bool = False  # the race's node budget ended it before its last round
 
 
 def task_for(ex: Exchange | None, hand: int, world: World, seat: int, contract: str) -> PlayTask:
@@ -86,6 +87,7 @@ def run_race(
     schedule: Sequence[int],
     should_stop: Callable[[], bool] = lambda: False,
     partial_ok: bool = False,
+    over_budget: Callable[[], bool] = lambda: False,
 ) -> RaceResult | None:
     """Successive halving over ``candidates`` on common inner worlds.
 
@@ -93,6 +95,10 @@ def run_race(
     ``racing`` the indices of the policies whose objectives keep a candidate
     alive.  If ``should_stop`` fires, returns None (the caller abandons the
     world), or with ``partial_ok`` decides on the rounds completed so far.
+    If ``over_budget`` fires before a round (the race's node budget is
+    spent: a pathological world), the decision is made on the rounds done and
+    the result says so (``cut``); it depends only on node counts, so it is
+    the same in every run.
     """
     annsets = scorer.annsets
     pmask = policy_masks(policies, annsets)
@@ -102,20 +108,27 @@ def run_race(
     worlds: list[World] = []
     means = np.zeros((0, len(annsets)))
     n = 0
+    cut = False
     for r, n in enumerate(schedule):
+        if r > 0 and over_budget():
+            cut = True
+            break
         while len(worlds) < n:
             worlds.append(inner_world(len(worlds)))
         tasks: list[PlayTask] = []
         owners: list[int] = []
-        for e in alive:
-            for k in range(len(nets[e]), n):
-                tasks.append(make_task(candidates[e], worlds[k]))
-                owners.append(e)
+        # World by world, so that each solve can start from a sibling's value
+        # in the same inner world (the evaluator's MTD(f) first guess).
+        for k in range(n):
+            for e in alive:
+                if len(nets[e]) <= k:
+                    tasks.append(make_task(candidates[e], worlds[k]))
+                    owners.append(e)
         if should_stop():
             if not partial_ok or r == 0:
                 return None
             break
-        outs: list[Outcome] = evaluator.outcomes(tasks, scorer) if tasks else []
+        outs: list[Outcome] = evaluator.outcomes(tasks, scorer, "race") if tasks else []
         for e, out in zip(owners, outs, strict=True):
             nets[e].append(out.net)
         means = np.array([np.mean(nets[e], axis=0) for e in alive])
@@ -147,4 +160,4 @@ def run_race(
         se = float(np.std(vals, ddof=1) / np.sqrt(len(vals))) if len(vals) > 1 else float("nan")
         plain.append((len(vals), float(vals.mean()) if len(vals) else float("nan"), se))
     n_used = min(len(nets[e]) for e in alive)
-    return RaceResult(candidates, alive, n_used, means, choices, plain)
+    return RaceResult(candidates, alive, n_used, means, choices, plain, cut)

@@ -166,6 +166,99 @@ def option_stats(plans: Sequence[ContractPlan],
     return out
 
 
+def work_summary(plans: Sequence[ContractPlan], results: Sequence[WorldResult]) -> dict:
+    """Where the solves went, per contract, over the worlds used in the estimates.
+
+    Per phase (``race``: ranking exchanges on inner worlds; ``eval``: the
+    reported values) the positions solved, how many exactly, how many only
+    bounded (node budget spent; their values are midpoints), the null-window
+    tests, nodes and seconds, in total and per world; plus the races that
+    their node budget ended early and the evaluation values that are bounds.
+    """
+    from .evaluate import PhaseStats
+
+    out: dict = {}
+    for plan in plans:
+        res = prefix_results(results, plan.contract)
+        totals: dict[str, PhaseStats] = {}
+        cut = bounded_eval = 0
+        for r in res:
+            cw = r.contracts[plan.contract]
+            for phase, st in cw.work.items():
+                totals.setdefault(phase, PhaseStats()).add(st)
+            cut += int(cw.race_cut)
+            bounded_eval += int(cw.outcomes[0].bounded) if cw.outcomes else 0
+        n = len(res)
+        entry: dict = {"worlds": n, "races_cut": cut, "bounded_evaluations": bounded_eval}
+        for phase, st in totals.items():
+            if not st.positions:
+                continue
+            d = st.as_dict()
+            if n:
+                d["per_world"] = {k: d[k] / n for k in ("positions", "tests", "nodes", "seconds")}
+            entry[phase] = d
+        out[plan.contract] = entry
+    return out
+
+
+def bird_prefix(results: Sequence[WorldResult], contract: str) -> list[WorldResult]:
+    """The longest prefix 0, 1, 2, … of worlds whose birds of ``contract`` were judged."""
+    out = []
+    for expected, r in enumerate(results):
+        if r.index != expected or contract not in r.birds:
+            break
+        out.append(r)
+    return out
+
+
+def birds_over_budget(results: Sequence[WorldResult], contract: str) -> int:
+    """Worlds of the bird prefix left out because a game-point solve ran over its budget."""
+    return sum(1 for r in bird_prefix(results, contract) if r.birds[contract].over_budget)
+
+
+def bird_rows(birds: Sequence[tuple[str, tuple]], results: Sequence[WorldResult],
+              key: dict) -> list[dict]:
+    """Table rows (kind ``bird``) of every bird announcement, from the game-point solves.
+
+    Per world the policy is "announce when the declarer holds the bird"
+    (after the talon: when he holds it after the exchange).  ``gain`` is the
+    paired difference with the game-point value without announcements (silent
+    birds counted) on the same worlds (0 where it cannot be announced);
+    ``p_success`` is over the worlds where it was announced;
+    ``announce_rate`` how often it could be.  ``mean_net`` is a game-point
+    net, not comparable with the card-point rows' nets, which count no bird
+    items (NaN when some world had no bird to announce and was not solved).
+    """
+    rows = []
+    for contract, sets in birds:
+        # Worlds over the game-point node budget are left out (counted in the meta data).
+        res = [r for r in bird_prefix(results, contract) if not r.birds[contract].over_budget]
+        n = len(res)
+        for i, annset in enumerate(sets):
+            if i == 0:
+                continue
+            option = ";".join(f"{b}@{lv}" for b, lv in annset)
+            base = np.array([r.birds[contract].nets[0] for r in res], dtype=float)
+            with_ = np.array([r.birds[contract].nets[i] for r in res], dtype=float)
+            announced = ~np.isnan(with_)
+            policy = np.where(announced, with_, base)
+            success = np.array([r.birds[contract].success[i] for r in res], dtype=bool)
+            # Worlds without a bird to announce were not solved (gain 0, net unknown): the
+            # game-point E[net] exists only when every world's baseline was solved.
+            mean, se = mean_se(policy) if not np.isnan(base).any() else (math.nan, math.nan)
+            gain, gain_se = mean_se(np.where(announced, with_ - base, 0.0))
+            rows.append({**key, "contract": contract, "option": option, "samples": n,
+                         "win_prob": math.nan, "win_prob_se": math.nan, "mean_net": mean,
+                         "mean_net_se": se, "mean_points": math.nan, "kind": "bird",
+                         "mean_points_se": math.nan, "gain": gain, "gain_se": gain_se,
+                         "p_success": float(success[announced].mean()) if announced.any()
+                         else math.nan,
+                         "announce_rate": float(announced.mean()) if n else math.nan,
+                         "conditional": any(lv == "after" for _, lv in annset),
+                         "talon_behaviour": ""})
+    return rows
+
+
 def compare(a: OptionStats, b: OptionStats) -> Comparison:
     """Paired difference a − b on their common worlds (the same world indices)."""
     n = min(a.n, b.n)
@@ -185,8 +278,9 @@ def talon_behaviour(st: OptionStats) -> str:
     return f"takes {group} {100 * count / len(groups):.0f}%"
 
 
-def build_table(stats: Sequence[OptionStats], key: dict) -> pd.DataFrame:
-    """The advice-schema table: a row per option plus ``pass``."""
+def build_table(stats: Sequence[OptionStats], key: dict,
+                extra_rows: Sequence[dict] = ()) -> pd.DataFrame:
+    """The advice-schema table: a row per option, the bird rows, plus ``pass``."""
     plain = {s.contract: s for s in stats if s.kind == "plain"}
     rows = []
     for s in stats:
@@ -209,6 +303,7 @@ def build_table(stats: Sequence[OptionStats], key: dict) -> pd.DataFrame:
                      "mean_points_se": pts_se, "gain": gain, "gain_se": gain_se,
                      "p_success": p_success, "announce_rate": announce_rate,
                      "conditional": s.conditional, "talon_behaviour": talon_behaviour(s)})
+    rows.extend(extra_rows)
     rows.append({**key, "contract": "pass", "option": "plain", "samples": 0,
                  "win_prob": math.nan, "win_prob_se": math.nan, "mean_net": 0.0,
                  "mean_net_se": 0.0, "mean_points": math.nan, "kind": "pass",
@@ -221,29 +316,41 @@ def build_table(stats: Sequence[OptionStats], key: dict) -> pd.DataFrame:
 
 def announcements_table(table: pd.DataFrame) -> pd.DataFrame:
     """The announcement rows (single items and best combinations) with their gains."""
-    ann = table[table["kind"].isin(["single", "best"])]
+    ann = table[table["kind"].isin(["single", "best", "bird"])]
     cols = ["contract", "option", "kind", "samples", "p_success", "announce_rate", "conditional",
             "gain", "gain_se", "mean_net", "mean_net_se"]
     return ann[cols].reset_index(drop=True)
 
 
-def recommend(stats: Sequence[OptionStats]) -> dict:
+def recommend(stats: Sequence[OptionStats], worlds: dict[str, int] | None = None) -> dict:
     """The option with the highest expected net if it beats passing, with margin and noise.
 
-    A recommendation resting on fewer than ``MIN_WORLDS`` worlds of some contract, or
-    leaving a contract unevaluated, is marked ``tentative``: a player must not read a
-    one-world estimate as advice.
+    ``worlds`` gives the worlds done per contract for *every* contract asked
+    about (in display order), including those that got none.  A
+    recommendation resting on fewer than ``MIN_WORLDS`` worlds of some
+    contract, or leaving a contract unevaluated, is marked ``tentative`` and
+    names them all (``thin_contracts``: 1..MIN_WORLDS-1 worlds,
+    ``no_worlds``: none): a player must not read a one-world estimate, or a
+    contract nobody looked at, as advice.
     """
+    if worlds is None:
+        worlds = {}
+        for s in stats:
+            if s.kind == "plain":
+                worlds[s.contract] = s.n
+    thin = [c for c, n in worlds.items() if 0 < n < MIN_WORLDS]
+    missing = [c for c, n in worlds.items() if n == 0]
     usable = [s for s in stats if s.n >= 1]
     if not usable:
-        return {"contract": "pass", "option": "plain", "mean_net": 0.0, "mean_net_se": math.nan,
-                "samples": 0, "reason": "no world was evaluated in the time limit",
-                "vs_pass_within_noise": True, "runner_up": None, "tentative": True,
-                "thin_contracts": sorted({s.contract for s in stats})}
-    rec = _recommend(usable, stats)
-    thin = sorted({s.contract for s in stats if s.kind == "plain" and s.n < MIN_WORLDS})
-    rec["tentative"] = bool(thin)
+        rec = {"contract": "pass", "option": "plain", "mean_net": 0.0, "mean_net_se": math.nan,
+               "samples": 0, "reason": "no world was evaluated in the time limit",
+               "vs_pass_within_noise": True, "runner_up": None}
+    else:
+        rec = _recommend(usable, stats)
+    rec["tentative"] = bool(thin or missing)
     rec["thin_contracts"] = thin
+    rec["no_worlds"] = missing
+    rec["worlds"] = dict(worlds)
     return rec
 
 
@@ -335,13 +442,46 @@ def announcements_text(ann: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame
         rate = r["announce_rate"]
         rows.append({
             "contract": names.get(r["contract"], r["contract"]),
-            "announce": ("best: " if r["kind"] == "best" else "") + r["option"],
+            "announce": ({"best": "best: ", "bird": "bird: "}.get(r["kind"], "")
+                         + r["option"]),
             "P(success)": _fmt(100 * r["p_success"], 0) + "%" if math.isfinite(r["p_success"])
             else "–",
-            "announced": (_fmt(100 * rate, 0) + "% of talons" if r["conditional"]
+            "announced": (_fmt(100 * rate, 0) + "% of worlds (when held)"
+                          if r["kind"] == "bird"
+                          else _fmt(100 * rate, 0) + "% of talons" if r["conditional"]
                           else "always" if r["kind"] == "single" else "when best"),
             "gain vs plain": _pm(r["gain"], r["gain_se"]),
             "E[net]": _pm(r["mean_net"], r["mean_net_se"]),
+        })
+    return pd.DataFrame(rows)
+
+
+def work_text(work: dict, names: dict[str, str]) -> pd.DataFrame:
+    """The terminal table of where the solves went (per world, by contract).
+
+    ``race`` positions rank the exchanges on inner worlds, ``eval`` positions
+    give the reported values; "bounded" counts values whose node budget ran
+    out (their points are the midpoint of the proved bounds).
+    """
+    rows = []
+    for contract, w in work.items():
+        n = w["worlds"]
+        race, ev = w.get("race", {}), w.get("eval", {})
+
+        def per(d: dict, key: str, n: int = n) -> str:
+            return _fmt(d[key] / n, 1) if n and d else "–"
+
+        nodes = (race.get("nodes", 0) + ev.get("nodes", 0)) / n if n else math.nan
+        secs = (race.get("seconds", 0.0) + ev.get("seconds", 0.0)) / n if n else math.nan
+        rows.append({
+            "contract": names.get(contract, contract), "worlds": str(n),
+            "solve s/world": _fmt(secs, 1),
+            "race positions": per(race, "positions"),
+            "race bounded": str(race.get("bounded", 0)) if race else "–",
+            "eval positions": per(ev, "positions"),
+            "eval bounded": str(w.get("bounded_evaluations", 0)),
+            "M nodes/world": _fmt(nodes / 1e6, 1),
+            "races cut": str(w.get("races_cut", 0)) if race else "–",
         })
     return pd.DataFrame(rows)
 
@@ -353,10 +493,19 @@ def recommendation_text(rec: dict, names: dict[str, str]) -> str:
         return name if option == "plain" else f"{name} with {option.replace(';', ' + ')}"
 
     if rec.get("tentative"):
-        thin = ", ".join(names.get(c, c) for c in rec.get("thin_contracts", []))
+        worlds = rec.get("worlds", {})
+        parts = []
+        thin = rec.get("thin_contracts", [])
+        if thin:
+            parts.append(f"fewer than {MIN_WORLDS} worlds for " + ", ".join(
+                f"{names.get(c, c)} ({worlds[c]})" if c in worlds else names.get(c, c)
+                for c in thin))
+        missing = rec.get("no_worlds", [])
+        if missing:
+            parts.append("no worlds in time for " + ", ".join(names.get(c, c) for c in missing))
         firm = recommendation_text({**rec, "tentative": False}, names)
-        return (f"Recommendation (tentative: fewer than {MIN_WORLDS} worlds for {thin}; raise "
-                f"--time-limit or --samples):" + firm[len("Recommendation:"):])
+        return (f"Recommendation (tentative: {'; '.join(parts)}; raise --time-limit or "
+                f"--samples):" + firm[len("Recommendation:"):])
     if rec["contract"] == "pass":
         if rec.get("best_bid") is None:
             return f"Recommendation: pass ({rec.get('reason', 'nothing beats passing')})."
@@ -387,6 +536,8 @@ __all__ = [
     "SCHEMA_COLUMNS",
     "TARGET_POINTS",
     "announcements_table",
+    "bird_prefix",
+    "bird_rows",
     "announcements_text",
     "build_table",
     "compare",
@@ -397,4 +548,6 @@ __all__ = [
     "recommend",
     "recommendation_text",
     "talon_behaviour",
+    "work_summary",
+    "work_text",
 ]

@@ -46,7 +46,7 @@ class RulesView:
         return out
 
     def bird_levels(self, contract: str) -> dict[str, tuple[str, ...]]:
-        """Announceable birds (not evaluated until the game-point solver exists)."""
+        """Announceable birds per level (judged by the game-point solver, see adviser.bird_plans)."""
         out = {}
         for bird in self.rules.birds_available():
             levels = tuple(self.rules.announcement_levels(bird))
