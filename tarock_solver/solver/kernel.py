@@ -128,9 +128,10 @@ RANK_WORDS = 4
 # ----------------------------------------------------------------- small helpers
 
 @intrinsic
-def _prefetch_word(typingctx, arr, i):
-    """Hint the CPU to fetch the cache line of ``arr[i]`` (1-D array)."""
-    if not isinstance(arr, types.Array) or arr.ndim != 1 or not isinstance(i, types.Integer):
+def _prefetch(typingctx, arr, i):
+    """Hint the CPU to fetch the cache line of ``arr[i]`` (1-D) or of row ``i`` (2-D)."""
+    if not isinstance(arr, types.Array) or arr.ndim not in (1, 2) \
+            or not isinstance(i, types.Integer):
         return None
     sig = types.void(arr, i)
 
@@ -138,31 +139,8 @@ def _prefetch_word(typingctx, arr, i):
         aryty, ity = signature.args
         ary = context.make_array(aryty)(context, builder, args[0])
         j = context.cast(builder, args[1], ity, types.intp)
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [j], wraparound=False)
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
-        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
-                          ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@intrinsic
-def _prefetch_row(typingctx, arr, row):
-    """Hint the CPU to fetch row ``row`` of a 2-D array into the cache."""
-    if not isinstance(arr, types.Array) or arr.ndim != 2 or not isinstance(row, types.Integer):
-        return None
-    sig = types.void(arr, row)
-
-    def codegen(context, builder, signature, args):
-        aryty, rowty = signature.args
-        ary = context.make_array(aryty)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        r = context.cast(builder, args[1], rowty, types.intp)
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [r, zero], wraparound=False)
+        index = [j] if aryty.ndim == 1 else [j, context.get_constant(types.intp, 0)]
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, index, wraparound=False)
         i8p = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
@@ -662,6 +640,22 @@ def _follow_score(h, s, c, p, led, w, ws, declarer):
 
 
 @njit(cache=True, inline="always")
+def _merge_data(old, lo, up, tm, n):
+    """A new entry's bounds, move and work merged with the stored data word
+    ``old`` of the same position: the tighter bounds, the known move, the
+    larger work."""
+    if (old & 255) > lo:
+        lo = old & 255
+    if ((old >> 8) & 255) < up:
+        up = (old >> 8) & 255
+    if tm == 255:
+        tm = (old >> 16) & 255
+    if ((old >> 24) & 255) > n:
+        n = (old >> 24) & 255
+    return lo, up, tm, n
+
+
+@njit(cache=True, inline="always")
 def _tt_probe_slot(flat, base, k0, k1, k2):
     """Data word of the entry for a key in the bucket at word ``base``, or -1."""
     for w in range(base, base + 4 * BUCKET, 4):
@@ -794,15 +788,15 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                     n0, n1, n2 = _exact_key(h[0], h[1], h[2], rmask)
                     k0 = n0 | (np.int64(s) << 54) | flags
                     slot = 4 * (_hash(k0, n1, n2) & ex_mask & ~np.int64(BUCKET - 1))
-                    _prefetch_word(flat, slot)
-                    _prefetch_word(flat, slot + 8)
+                    _prefetch(flat, slot)
+                    _prefetch(flat, slot + 8)
                     if use_rank:
                         q0, q1 = _rank_key(h[0], h[1], h[2])
                         qk0 = q0 | (np.int64(s) << 54) | flags
                         # the bucket: one cache line of two entries
                         r2 = rk_base + 2 * RANK_WORDS * (
                             _hash(qk0 ^ np.int64(0x5bd1e995), q1, np.int64(0)) & rk_mask)
-                        _prefetch_word(flat, r2)
+                        _prefetch(flat, r2)
                 # quick bounds before any move generation
                 rest = _nominal_sum(allc) - 2 * n
                 lbd, lbf = _trick_bounds(h[declarer], h[def_a], h[def_b])
@@ -1003,16 +997,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
             target = -1
             for w in range(slot, slot + 4 * BUCKET, 4):
                 if flat[w] == k0 and flat[w + 1] == k1 and flat[w + 2] == k2:
-                    # same position: keep the tighter of old and new bounds
-                    old = flat[w + 3]
-                    if (old & 255) > lo:
-                        lo = old & 255
-                    if ((old >> 8) & 255) < up:
-                        up = (old >> 8) & 255
-                    if tm == 255:
-                        tm = (old >> 16) & 255
-                    if ((old >> 24) & 255) > n:
-                        n = (old >> 24) & 255
+                    lo, up, tm, n = _merge_data(flat[w + 3], lo, up, tm, n)
                     target = w
                     break
             if target < 0:
@@ -1048,16 +1033,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 target = -1
                 for r3 in range(r2, r2 + 2 * RANK_WORDS, RANK_WORDS):
                     if flat[r3] == qk0 and flat[r3 + 1] == q1 and flat[r3 + 3] == allp:
-                        # same position: keep the tighter of old and new bounds
-                        od = flat[r3 + 2]
-                        if (od & 255) > lo:
-                            lo = od & 255
-                        if ((od >> 8) & 255) < up:
-                            up = (od >> 8) & 255
-                        if tm2 == 255:
-                            tm2 = (od >> 16) & 255
-                        if ((od >> 24) & 255) > n:
-                            n = (od >> 24) & 255
+                        lo, up, tm2, n = _merge_data(flat[r3 + 2], lo, up, tm2, n)
                         target = r3
                         break
                 if target < 0:

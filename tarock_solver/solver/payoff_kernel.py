@@ -48,10 +48,7 @@ principal variation.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
 from ..bits import clz_nb, ctz_nb, pdep_nb, pext_nb, popcount_nb
 from ..cards import GROUP_MASKS
@@ -65,6 +62,7 @@ from .kernel import (
     _lead_score,
     _legal,
     _nominal_sum,
+    _prefetch,
     _representatives,
     _sure_points,
 )
@@ -177,31 +175,6 @@ def _merge(old, lo, glo, up, gup):
         up = oup
         gup = ogup
     return lo, glo, up, gup
-
-
-@intrinsic
-def _prefetch_row(typingctx, arr, row):
-    """Hint the CPU to fetch row ``row`` of a 2-D array into the cache."""
-    if not isinstance(arr, types.Array) or arr.ndim != 2 or not isinstance(row, types.Integer):
-        return None
-    sig = types.void(arr, row)
-
-    def codegen(context, builder, signature, args):
-        aryty, rowty = signature.args
-        ary = context.make_array(aryty)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        r = context.cast(builder, args[1], rowty, types.intp)
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [r, zero], wraparound=False)
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
-        # read access, high temporal locality, data cache
-        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
-                          ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
 
 
 @njit(cache=True, inline="always")
@@ -452,8 +425,8 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                     k0, k1, k2 = _key(h[0], h[1], h[2], fixed)
                     k2 |= (np.int64(s) << 39) | (f << 41) | KEY_VALID
                     slot = _hash(k0, k1, k2) & tt_mask & ~np.int64(BUCKET - 1)
-                    _prefetch_row(tt, slot)
-                    _prefetch_row(tt, slot + 2)
+                    _prefetch(tt, slot)
+                    _prefetch(tt, slot + 2)
                 if d > d0:
                     # quick bounds on future card points, admissible for every reachable outcome
                     col = f | (openb << 7)
