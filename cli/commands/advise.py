@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import signal
+import sys
+import threading
 
 import click
 
@@ -108,7 +111,16 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
                         others=inp.others, samples=samples, time_limit=time_limit, seed=seed,
                         jobs=jobs, race=RaceConfig(), progress=not no_progress,
                         birds=not no_birds)
-    adv = advise(req)
+    # SIGTERM would end this process without running the adviser's clean-up,
+    # leaving spawned workers to finish their solves; exit through Python instead.
+    main = threading.current_thread() is threading.main_thread()
+    if main:
+        previous = signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    try:
+        adv = advise(req)
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
 
     if csv_path:
         adv.table.to_csv(csv_path, index=False, na_rep="",
