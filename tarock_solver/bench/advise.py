@@ -27,7 +27,6 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ from ..cards import KINGS_MASK, TAROCK_MASK
 from ..deal import random_deals
 from ..errors import FileFormatError
 from ..notation import SEATS, format_cards, parse_hand, seat_index
+from .positions import find_shipped_file
 
 __all__ = [
     "ADVISE_HANDS_FILE",
@@ -99,23 +99,7 @@ def make_advise_hands(count: int = 20, seed: int = HANDS_SEED) -> list[dict[str,
 
 def find_advise_hands(path: str | os.PathLike[str] | None = None) -> Path:
     """The hands file: ``path`` if given, else the packaged copy, else ``data/`` of a checkout."""
-    if path is not None:
-        p = Path(path)
-        if not p.is_file():
-            raise FileFormatError(f"{p}: no such hands file.", path=str(p))
-        return p
-    candidates: list[Path] = []
-    try:
-        candidates.append(Path(str(resources.files("tarock_solver").joinpath(
-            "data", ADVISE_HANDS_FILE))))
-    except (ModuleNotFoundError, TypeError):
-        pass
-    candidates.append(Path(__file__).resolve().parents[2] / "data" / ADVISE_HANDS_FILE)
-    for p in candidates:
-        if p.is_file():
-            return p
-    raise FileFormatError(f"cannot find {ADVISE_HANDS_FILE}; looked in "
-                          + " or ".join(str(p) for p in candidates) + ".")
+    return find_shipped_file(ADVISE_HANDS_FILE, path, what="hands file")
 
 
 def load_advise_hands(path: str | os.PathLike[str] | None = None,

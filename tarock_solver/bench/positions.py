@@ -53,28 +53,33 @@ class BenchPosition:
     declarer: int
 
 
-def find_bench_deals(path: str | os.PathLike[str] | None = None) -> Path:
-    """The benchmark deal file: ``path`` if given, else the copy shipped as package
-    data (``tarock_solver/data``), else ``data/`` of a source checkout."""
+def find_shipped_file(name: str, path: str | os.PathLike[str] | None = None, *,
+                      what: str = "deal file", hint: str = "") -> Path:
+    """A shipped data file: ``path`` if given, else the copy shipped as package data
+    (``tarock_solver/data``), else ``data/`` of a source checkout."""
     if path is not None:
         p = Path(path)
         if not p.is_file():
-            raise FileFormatError(f"{p}: no such deal file.", path=str(p))
+            raise FileFormatError(f"{p}: no such {what}.", path=str(p))
         return p
     candidates: list[Path] = []
     try:
-        packaged = resources.files("tarock_solver").joinpath("data", BENCH_FILE)
+        packaged = resources.files("tarock_solver").joinpath("data", name)
         candidates.append(Path(str(packaged)))
     except (ModuleNotFoundError, TypeError):
         pass
-    candidates.append(Path(__file__).resolve().parents[2] / "data" / BENCH_FILE)
+    candidates.append(Path(__file__).resolve().parents[2] / "data" / name)
     for p in candidates:
         if p.is_file():
             return p
     where = " or ".join(str(p) for p in candidates)
-    raise FileFormatError(
-        f"cannot find the benchmark deals ({BENCH_FILE}); looked in {where}. Run from a "
-        "source checkout of tarock-solver or give the file with --deals-file PATH.")
+    raise FileFormatError(f"cannot find {name}; looked in {where}.{hint}")
+
+
+def find_bench_deals(path: str | os.PathLike[str] | None = None) -> Path:
+    """The benchmark deal file (see :func:`find_shipped_file`)."""
+    return find_shipped_file(BENCH_FILE, path, hint=(
+        " Run from a source checkout of tarock-solver or give the file with --deals-file PATH."))
 
 
 def load_bench_deals(path: str | os.PathLike[str] | None = None,
