@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import types
-from numba.core import config
+from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 
@@ -114,7 +114,7 @@ def _bmi2_intrinsic(name: str, soft):
             b = context.cast(builder, args[1], signature.args[1], types.int64)
             if HAS_BMI2:
                 fnty = ir.FunctionType(i64, [i64, i64])
-                fn = _declare(builder.module, fnty, name)
+                fn = cgutils.get_or_insert_function(builder.module, fnty, name)
                 return builder.call(fn, [a, b])
             return context.compile_internal(builder, soft, types.int64(types.int64, types.int64),
                                             [a, b])
@@ -123,13 +123,6 @@ def _bmi2_intrinsic(name: str, soft):
 
     impl.__name__ = soft.__name__.replace("_soft", "_nb")
     return intrinsic(impl)
-
-
-def _declare(module, fnty, name):
-    try:
-        return module.get_global(name)
-    except KeyError:
-        return ir.Function(module, fnty, name=name)
 
 
 #: Bits of ``x`` at the set positions of ``m``, packed to the low end (x86 ``pext``; numba only).

@@ -85,15 +85,16 @@ def _rank_only(hands: tuple[int, int, int]) -> tuple:
 
 
 @njit
-def _keys(h0, h1, h2, rmask):
-    return kernel._exact_key(h0, h1, h2, rmask), kernel._rank_key(h0, h1, h2)
+def _keys(h0, h1, h2, rmask, runion):
+    return kernel._exact_key(h0, h1, h2, rmask, runion), kernel._rank_key(h0, h1, h2)
 
 
 def test_keys_are_one_to_one_with_the_readable_forms() -> None:
     """Equal keys exactly when the relative-rank (or rank-only) forms are equal,
     over many positions that share most cards (so that collisions are likely)."""
     rng = random.Random(7)
-    for rmask in (kernel.REGION_MASK, kernel.REGION_MASK_FIXED):
+    for rmask, runion in ((kernel.REGION_MASK, kernel.REGION_UNION),
+                          (kernel.REGION_MASK_FIXED, kernel.REGION_UNION_FIXED)):
         regions = [int(x) for x in rmask]
         seen_exact: dict = {}
         seen_rank: dict = {}
@@ -104,7 +105,8 @@ def test_keys_are_one_to_one_with_the_readable_forms() -> None:
             # draw from a small pool so that distinct positions often share a form
             pool = rng.sample(range(54), 3 * n + rng.randint(0, 3))
             hands = _random_split(rng, pool, n)
-            ek, rk = _keys(np.int64(hands[0]), np.int64(hands[1]), np.int64(hands[2]), rmask)
+            ek, rk = _keys(np.int64(hands[0]), np.int64(hands[1]), np.int64(hands[2]), rmask,
+                            runion)
             ef, rf = _relative(hands, regions), _rank_only(hands)
             assert seen_exact.setdefault(ek, ef) == ef
             assert exact_of_form.setdefault(ef, ek) == ek

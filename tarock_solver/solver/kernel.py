@@ -98,6 +98,9 @@ REGION_MASK = np.array([((1 << 19) - 1) << 1] + [((1 << n) - 1) << b for b, n in
                        dtype=np.int64)
 REGION_MASK_FIXED = np.array([((1 << 17) - 1) << 3] + [((1 << n) - 1) << b for b, n in _SUIT_PIPS],
                              dtype=np.int64)
+#: All region cards together (the cards whose identity the keys squeeze out).
+REGION_UNION = np.int64(sum(int(x) for x in REGION_MASK))
+REGION_UNION_FIXED = np.int64(sum(int(x) for x in REGION_MASK_FIXED))
 
 
 # Rank-only keys of the second table (columns 4..8 of every TT row): the hands
@@ -479,7 +482,7 @@ def _representatives(legal, in_play, birds):
 
 
 @njit(cache=True, inline="always")
-def _exact_key(h0, h1, h2, rmask):
+def _exact_key(h0, h1, h2, rmask, runion):
     """Relative-rank key of three hands.
 
     Inside each region (1-point cards: tarocks II..XX, the four pips of each
@@ -487,10 +490,10 @@ def _exact_key(h0, h1, h2, rmask):
     ``pext`` a hand over (cards of the regions still in play) + (every
     card outside the regions) squeezes out the gaps the played 1-point cards
     left; the regions' card counts (in bits 54..) say where each region ends.
+    ``runion`` is the union of the masks ``rmask``.
     """
     allc = h0 | h1 | h2
-    outside = ALL_CARDS & ~(rmask[0] | rmask[1] | rmask[2] | rmask[3] | rmask[4])
-    m = (allc & (rmask[0] | rmask[1] | rmask[2] | rmask[3] | rmask[4])) | outside
+    m = (allc & runion) | (ALL_CARDS & ~runion)
     counts = (popcount_nb(allc & rmask[0]) | (popcount_nb(allc & rmask[1]) << 5)
               | (popcount_nb(allc & rmask[2]) << 8) | (popcount_nb(allc & rmask[3]) << 11)
               | (popcount_nb(allc & rmask[4]) << 14))
@@ -707,9 +710,11 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
     if birds & (BIRD_UHU | BIRD_KAKADU):
         rbase = REGION_BASE_FIXED
         rmask = REGION_MASK_FIXED
+        runion = REGION_UNION_FIXED
     else:
         rbase = REGION_BASE
         rmask = REGION_MASK
+        runion = REGION_UNION
     # one flat view of the table: exact entries in words [0, 4R), rank-only
     # entries in words [4R, 8R) (R/2 lines of two entries), R = rows
     flat = tt.reshape(tt.size)
@@ -785,7 +790,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 allc = h[0] | h[1] | h[2]
                 use_tt = n >= TT_MIN_CARDS
                 if use_tt:
-                    n0, n1, n2 = _exact_key(h[0], h[1], h[2], rmask)
+                    n0, n1, n2 = _exact_key(h[0], h[1], h[2], rmask, runion)
                     k0 = n0 | (np.int64(s) << 54) | flags
                     slot = 4 * (_hash(k0, n1, n2) & ex_mask & ~np.int64(BUCKET - 1))
                     _prefetch(flat, slot)

@@ -51,40 +51,38 @@ import numpy as np
 from numba import njit
 
 from ..bits import clz_nb, ctz_nb, pdep_nb, pext_nb, popcount_nb
-from ..cards import GROUP_MASKS
+from . import table
 from .kernel import (
+    ALL_CARDS,
     NOM,
+    QS_MASK,
+    REGION_MASK,
+    REGION_MASK_FIXED,
+    REGION_UNION,
+    REGION_UNION_FIXED,
     _beats,
     _bit,
     _cash_points,
     _cash_points_defence,
     _follow_score,
+    _hash,
     _lead_score,
     _legal,
     _nominal_sum,
+    _point_shift,
     _prefetch,
     _representatives,
     _sure_points,
 )
 
-# The play rules, quick bounds and move ordering above are the card-point
-# kernel's; the table machinery below is this kernel's own (its layout
-# differs, and the card-point table is being reshaped independently).
-
-# Relative-rank regions: inside them every card is worth 1 point, so only its
-# rank among the region's cards still in play matters (the card-point
-# kernel's regions).  Region 0 is tarocks II..XX, or IV..XX when II or III
-# must keep its identity (a bird whose outcome or reserve still matters);
-# regions 1..4 are the four pips of each suit.  Kept here rather than
-# imported so the key layout of this table is defined in one place.
-_PIPS = [((1 << 4) - 1) << b for b in (22, 30, 38, 46)]
-_REGIONS = np.array([((1 << 19) - 1) << 1] + _PIPS, dtype=np.int64)
-_REGIONS_FIXED = np.array([((1 << 17) - 1) << 3] + _PIPS, dtype=np.int64)
-_ALL_CARDS = np.int64((1 << 54) - 1)
-_REGION_UNION = np.int64(sum(int(x) for x in _REGIONS))
-_REGION_UNION_FIXED = np.int64(sum(int(x) for x in _REGIONS_FIXED))
-
-_GROUPS = np.array(list(GROUP_MASKS), dtype=np.int64)
+# The play rules, quick bounds, move ordering, hash, point shift and the
+# relative-rank regions above are the card-point kernel's; the table layout
+# below is this kernel's own (its entries carry goal-dependent bounds).
+# Regions: inside them every card is worth 1 point, so only its rank among the
+# region's cards still in play matters.  Region 0 is tarocks II..XX
+# (REGION_MASK), or IV..XX (REGION_MASK_FIXED) when II or III must keep its
+# identity (a bird whose outcome or reserve still matters); regions 1..4 are
+# the four pips of each suit.
 
 #: Rows per TT bucket of the exact-key table.
 BUCKET = 4
@@ -178,16 +176,6 @@ def _merge(old, lo, glo, up, gup):
 
 
 @njit(cache=True, inline="always")
-def _hash(k0, k1, k2):
-    x = k0 * np.int64(-7046029254386353131) ^ k1 * np.int64(-4658895280553007687)
-    x ^= k2 * np.int64(7640891576956012809)
-    x ^= (x >> 31) & np.int64(0x1FFFFFFFF)
-    x *= np.int64(-4265267296055464877)
-    x ^= (x >> 29) & np.int64(0x7FFFFFFFF)
-    return x
-
-
-@njit(cache=True, inline="always")
 def _rank_key(h0, h1, h2, fixed):
     """Rank-only key (without the leader, flags and goal) of three hands at a trick start.
 
@@ -201,34 +189,11 @@ def _rank_key(h0, h1, h2, fixed):
     card points differ at most by :func:`_point_shift`.
     """
     allc = h0 | h1 | h2
-    counts = (popcount_nb(allc & _GROUPS[0]) | (popcount_nb(allc & _GROUPS[1]) << 5)
-              | (popcount_nb(allc & _GROUPS[2]) << 9) | (popcount_nb(allc & _GROUPS[3]) << 13)
-              | (popcount_nb(allc & _GROUPS[4]) << 17))
+    counts = (popcount_nb(allc & QS_MASK[0]) | (popcount_nb(allc & QS_MASK[1]) << 5)
+              | (popcount_nb(allc & QS_MASK[2]) << 9) | (popcount_nb(allc & QS_MASK[3]) << 13)
+              | (popcount_nb(allc & QS_MASK[4]) << 17))
     meta = counts | (fixed << 21) | ((allc & 7) << 24)
     return pext_nb(h0, allc), pext_nb(h1, allc), meta
-
-
-@njit(cache=True)
-def _point_shift(old_all, new_all):
-    """How far future points can fall (dn) and rise (up) from the position of
-    cards ``old_all`` to a same-rank-key position of cards ``new_all``: the
-    summed value losses and gains of rank-matched cards."""
-    dn = 0
-    up = 0
-    for g in range(5):
-        a = old_all & _GROUPS[g]
-        b = new_all & _GROUPS[g]
-        while a:
-            ca = ctz_nb(a)
-            cb = ctz_nb(b)
-            a &= a - 1
-            b &= b - 1
-            x = NOM[cb] - NOM[ca]
-            if x > 0:
-                up += x
-            else:
-                dn -= x
-    return dn, up
 
 
 @njit(cache=True, inline="always")
@@ -239,8 +204,8 @@ def _squeeze_mask(allc, fixed):
     same mask structure: a card's place in the squeezed string stands for the
     same relative card in both, which also maps stored best moves.
     """
-    union = _REGION_UNION_FIXED if fixed else _REGION_UNION
-    return (allc & union) | (_ALL_CARDS & ~union)
+    union = REGION_UNION_FIXED if fixed else REGION_UNION
+    return (allc & union) | (ALL_CARDS & ~union)
 
 
 @njit(cache=True, inline="always")
@@ -254,12 +219,12 @@ def _key(h0, h1, h2, fixed):
     """
     allc = h0 | h1 | h2
     m = _squeeze_mask(allc, fixed)
-    regions = _REGIONS_FIXED if fixed else _REGIONS
-    union = _REGION_UNION_FIXED if fixed else _REGION_UNION
+    regions = REGION_MASK_FIXED if fixed else REGION_MASK
+    union = REGION_UNION_FIXED if fixed else REGION_UNION
     counts = (popcount_nb(allc & regions[0]) | (popcount_nb(allc & regions[1]) << 5)
               | (popcount_nb(allc & regions[2]) << 8) | (popcount_nb(allc & regions[3]) << 11)
               | (popcount_nb(allc & regions[4]) << 14))
-    k2 = pext_nb(h2, _ALL_CARDS & ~union) | (counts << 21) | (np.int64(fixed) << 38)
+    k2 = pext_nb(h2, ALL_CARDS & ~union) | (counts << 21) | (np.int64(fixed) << 38)
     return pext_nb(h0, m), pext_nb(h1, m), k2
 
 
@@ -709,8 +674,8 @@ def test_goal_value(hands, leader, tcards, ntc, declarer, reserve, relevant, fla
 
 
 def new_table(bits: int) -> np.ndarray:
-    """An empty transposition table of 2**bits rows."""
-    return np.zeros((1 << bits, TT_COLUMNS), dtype=np.int64)
+    """An empty transposition table of 2**bits rows (on huge pages where possible)."""
+    return table.new_table(bits, TT_COLUMNS)
 
 
 __all__ = ["INF", "MAX_GOALS", "N_BOUND_COLUMNS", "TT_COLUMNS", "new_table", "search",
