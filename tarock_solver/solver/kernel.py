@@ -536,26 +536,26 @@ def _normalise_card(c, allc, rbase, rmask):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _point_shift(old_all, new_all):
     """How far a value can fall (dn) and rise (up) from the position of cards
     ``old_all`` to the same-rank-structure position of cards ``new_all``: the
-    summed value losses and gains of rank-matched cards."""
+    summed value losses and gains of rank-matched cards.
+
+    Both sets have the same card count in every group, so the i-th card of
+    one (in card order) is rank-matched to the i-th of the other.  A card's
+    value is 1 + [v >= 2] + ... + [v >= 5], and these thresholds are nested,
+    so a matched pair differs in one direction only, by the number of
+    thresholds one card passes and the other does not: with ``pext`` over
+    each set, a popcount per threshold counts them all at once.
+    """
     dn = 0
     up = 0
-    for g in range(5):
-        a = old_all & QS_MASK[g]
-        b = new_all & QS_MASK[g]
-        while a:
-            ca = ctz_nb(a)
-            cb = ctz_nb(b)
-            a &= a - 1
-            b &= b - 1
-            x = NOM[cb] - NOM[ca]
-            if x > 0:
-                up += x
-            else:
-                dn -= x
+    for vm in (V2, V3, V4, V5):
+        a = pext_nb(old_all & vm, old_all)
+        b = pext_nb(new_all & vm, new_all)
+        up += popcount_nb(b & ~a)
+        dn += popcount_nb(a & ~b)
     return dn, up
 
 
