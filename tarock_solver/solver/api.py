@@ -33,8 +33,8 @@ from ..play import legal_moves, reserved_mask
 from . import kernel
 from .table import new_table
 
-#: Default transposition-table size: 2**21 rows of 64 bytes (128 MiB: 2**21 exact-key and
-#: 2**21 rank-only entries, see kernel.TT_COLUMNS).  Measured on full
+#: Default transposition-table size: 2**21 rows of 64 bytes (128 MiB: 2**22 rank-only
+#: entries, or 2**22 exact-key ones when birds are announced; see kernel.TT_COLUMNS).  Measured on full
 #: deals: 2**22 rows save ~15% of the time of 2**20; small positions need far less.
 DEFAULT_TT_BITS = 21
 MIN_TT_BITS, MAX_TT_BITS = 10, 28

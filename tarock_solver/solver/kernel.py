@@ -20,15 +20,18 @@ shifted by point differences (benchmarks/EXPERIMENTS.md).
 Card masks are ``int64`` inside the kernels: 54 bits fit, and signed
 arithmetic avoids numba's uint64/int64 promotion to float.
 
-Transposition table: an ``int64`` array of shape (2**bits, TT_COLUMNS),
-probed and stored at trick starts only.  Columns 0..3 are ``key0, key1, key2,
-data``; the keys are the three hands with the played 1-point cards squeezed
-out (relative ranks, see :func:`_exact_key`) with the leader, the declarer
-and the announced birds in the top bits of ``key0``; ``data`` packs a lower bound, an upper bound, the
-best lead (normalised) and log2 of the nodes the entry's search took.
-Rows form buckets of :data:`BUCKET`: the first rows keep the entries that
-saved the most work, the last row always takes the newest one.  Entries are
-exact positions, so a table stays valid across calls, declarers and birds.
+Transposition table: an ``int64`` array of shape (2**bits, TT_COLUMNS) of
+64-byte lines, probed and stored at trick starts only.  Without announced
+birds every line holds two rank-only entries (see ``QS_MASK`` below); with
+birds, where I/II/III keep their identity, it holds exact
+entries ``key0, key1, key2, data`` in buckets of :data:`BUCKET`: the three
+hands with the played 1-point cards squeezed out (relative ranks, see
+:func:`_exact_key`) with the leader, the declarer and the birds in the top
+bits of ``key0``; ``data`` packs a lower bound, an upper bound, the best lead
+(normalised) and log2 of the nodes the entry's search took.  The first rows
+of a bucket keep the entries that saved the most work, the last takes the
+newest.  Keys carry the leader, the declarer and the birds, so a table stays
+valid across calls, declarers and birds.
 """
 
 from __future__ import annotations
@@ -103,25 +106,24 @@ REGION_UNION = np.int64(sum(int(x) for x in REGION_MASK))
 REGION_UNION_FIXED = np.int64(sum(int(x) for x in REGION_MASK_FIXED))
 
 
-# Rank-only keys of the second table (columns 4..8 of every TT row): the hands
-# renumbered by rank inside each whole group, point values ignored.  Two
-# positions with the same rank-only key have the same legal moves and trick
-# winners under every line of play, so their values differ at most by the value
-# differences of rank-matched cards; a stored [lo, up] is widened by those
-# (``_point_shift``) before it is used.  Off when birds are announced (I/II/III
-# keep their identity there).  Measured: 3.75x fewer nodes at 12-13 tricks,
-# 9.4x on full deals (benchmarks/EXPERIMENTS.md, idea 5b).  Two entries share
-# a cache line (a 2-way bucket: the first keeps the costlier search, the second
-# takes the newcomer); entries of one rank structure with different cards in
-# play live side by side and a probe uses the tighter of their shifted bounds;
-# the best lead is kept (as a rank among the cards in play) for ordering when
-# the exact table has none.  Measured against one 8-word entry a line: 6% fewer
-# nodes at 12-13 tricks, 13% on five full deals (EXPERIMENTS.md, session 2).
+# Rank-only keys: the hands renumbered by rank inside each whole group, point
+# values ignored.  Two positions with the same rank-only key have the same legal
+# moves and trick winners under every line of play, so their values differ at
+# most by the value differences of rank-matched cards; a stored [lo, up] is
+# widened by those (``_point_shift``) before it is used.  Off when birds are
+# announced (I/II/III keep their identity there).  Measured: 3.75x fewer nodes
+# at 12-13 tricks, 9.4x on full deals (benchmarks/EXPERIMENTS.md, idea 5b).  Two
+# entries share a cache line (a 2-way bucket: the first keeps the costlier
+# search, the second takes the newcomer); entries of one rank structure with
+# different cards in play live side by side and a probe uses the tighter of
+# their shifted bounds, so an exact repeat (same cards in play) is found there
+# too, with shift 0; the best lead is kept as a rank among the cards in play.
+# Session 3 dropped the exact-key table beside it for searches without birds:
+# +0.6-2% nodes, but one cache line a probe instead of three and the whole
+# table for rank-only entries: 15% less CPU (EXPERIMENTS.md, session 3).
 QS_MASK = np.array(list(GROUP_MASKS), dtype=np.int64)
-#: Words of one TT row (one 64-byte cache line).  A table of R rows holds R
-#: exact-key entries of 4 words in its first half (buckets of BUCKET entries,
-#: two cache lines) and R rank-only entries of 4 words (two to a line, one
-#: bucket) in its second half; see :func:`search`.
+#: Words of one TT row (one 64-byte cache line): two rank-only entries or two
+#: exact entries (half of a bucket); see :func:`search`.
 TT_COLUMNS = 8
 #: Words of one rank-only entry: key0, key1, data (lower bound, upper bound, best
 #: lead as a rank among the cards in play, log2 of the nodes), cards in play.
@@ -454,7 +456,7 @@ def _cash_points_defence(h_lead, h_partner, h_decl):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _representatives(legal, in_play, birds):
     """Legal cards minus those equivalent to a lower legal card.
 
@@ -462,23 +464,27 @@ def _representatives(legal, in_play, birds):
     no other card still in play (hands and the trick in progress) lies
     between them: then every trick ends the same with either.  Announced
     birds keep their identity (their play is restricted by trick number).
+
+    Computed for all cards at once over the cards in play squeezed together
+    by ``pext``: there, a card's next lower card in play is the next lower
+    bit.  Groups are contiguous index ranges, so that neighbour is of the same
+    group unless the card is its group's lowest in play; values are equal when
+    every value threshold agrees.
     """
-    reps = legal
-    m = legal
-    while m:
-        c = ctz_nb(m)
-        m &= m - 1
-        below = in_play & (_bit(c) - 1)
-        if below == 0:
-            continue
-        q = _high(below)
-        if ((legal >> q) & 1) and GRP[q] == GRP[c] and NOM[q] == NOM[c]:
-            if q < 3 and (birds >> q) & 1:
-                continue
-            if c < 3 and (birds >> c) & 1:
-                continue
-            reps &= ~_bit(c)
-    return reps
+    sq = pext_nb(legal, in_play)
+    dup = sq & (sq << 1)
+    lowest = 0
+    for g in range(5):
+        x = in_play & QS_MASK[g]
+        lowest |= x & -x
+    dup &= ~pext_nb(lowest, in_play)
+    for vm in (V2, V3, V4, V5):
+        b = pext_nb(vm, in_play)
+        dup &= ~(b ^ (b << 1))
+    if birds:
+        b = pext_nb(np.int64(birds & 7), in_play)
+        dup &= ~(b | (b << 1))
+    return legal & ~pdep_nb(dup, in_play)
 
 
 @njit(cache=True, inline="always")
@@ -715,13 +721,13 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
         rbase = REGION_BASE
         rmask = REGION_MASK
         runion = REGION_UNION
-    # one flat view of the table: exact entries in words [0, 4R), rank-only
-    # entries in words [4R, 8R) (R/2 lines of two entries), R = rows
+    # one flat view of the table (R rows)
     flat = tt.reshape(tt.size)
-    ex_mask = tt.shape[0] - 1
-    rk_base = 4 * tt.shape[0]
-    rk_mask = tt.shape[0] // 2 - 1
+    # without birds the whole table holds rank-only entries (R lines of two),
+    # with birds exact entries (2R of them, buckets of BUCKET on two lines)
+    ex_mask = 2 * tt.shape[0] - 1
     use_rank = birds == 0
+    rk_mask = tt.shape[0] - 1
     flags = (np.int64(declarer) << 56) | (np.int64(birds) << 58) | KEY_VALID
     def_a = (declarer + 1) % 3
     def_b = (declarer + 2) % 3
@@ -785,23 +791,24 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                     v = NOM[c0] + NOM[c1] + NOM[c2] - 2 if ws == declarer else 0
                     state = RETURN
                     continue
-                # Relative-rank key first, so that the TT row is on its way into
-                # the cache while the quick bounds are computed.
+                # The key first, so that the TT line is on its way into the
+                # cache while the quick bounds are computed.
                 allc = h[0] | h[1] | h[2]
                 use_tt = n >= TT_MIN_CARDS
                 if use_tt:
-                    n0, n1, n2 = _exact_key(h[0], h[1], h[2], rmask, runion)
-                    k0 = n0 | (np.int64(s) << 54) | flags
-                    slot = 4 * (_hash(k0, n1, n2) & ex_mask & ~np.int64(BUCKET - 1))
-                    _prefetch(flat, slot)
-                    _prefetch(flat, slot + 8)
                     if use_rank:
                         q0, q1 = _rank_key(h[0], h[1], h[2])
                         qk0 = q0 | (np.int64(s) << 54) | flags
                         # the bucket: one cache line of two entries
-                        r2 = rk_base + 2 * RANK_WORDS * (
+                        r2 = 2 * RANK_WORDS * (
                             _hash(qk0 ^ np.int64(0x5bd1e995), q1, np.int64(0)) & rk_mask)
                         _prefetch(flat, r2)
+                    else:
+                        n0, n1, n2 = _exact_key(h[0], h[1], h[2], rmask, runion)
+                        k0 = n0 | (np.int64(s) << 54) | flags
+                        slot = 4 * (_hash(k0, n1, n2) & ex_mask & ~np.int64(BUCKET - 1))
+                        _prefetch(flat, slot)
+                        _prefetch(flat, slot + 8)
                 # quick bounds before any move generation
                 rest = _nominal_sum(allc) - 2 * n
                 lbd, lbf = _trick_bounds(h[declarer], h[def_a], h[def_b])
@@ -823,31 +830,16 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                     stats[ST_QB_CUTS] += 1
                     state = RETURN
                     continue
-                # transposition table (relative-rank key)
+                # transposition table
                 if use_tt:
-                    data = _tt_probe_slot(flat, slot, k0, n1, n2)
-                    if data >= 0:
-                        stats[ST_TT_HITS] += 1
-                        lo = data & 255
-                        up = (data >> 8) & 255
-                        # lo == up is exact: return it at once (never narrow to alpha == beta)
-                        if lo >= be[d] or up <= al[d] or lo == up:
-                            v = lo if lo >= be[d] else up
-                            stats[ST_TT_CUTS] += 1
-                            state = RETURN
-                            continue
-                        tm = (data >> 16) & 255
-                        if tm < 64:
-                            ttmove = _denormalise(tm, allc, rbase, rmask)
                     if use_rank:
-                        qkey[d, 0] = qk0
-                        qkey[d, 1] = q1
                         # both entries may hold this rank structure (with other
                         # cards in play): use the tightest shifted bounds
                         blo = -INF
                         bup = INF
                         for r3 in range(r2, r2 + 2 * RANK_WORDS, RANK_WORDS):
                             if flat[r3] == qk0 and flat[r3 + 1] == q1:
+                                stats[ST_TT_HITS] += 1
                                 ddn, ddu = _point_shift(flat[r3 + 3], allc)
                                 d2 = flat[r3 + 2]
                                 lo2 = (d2 & 255) - ddn
@@ -862,15 +854,33 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                                     x = pdep_nb(_bit(tm2), allc)
                                     if x:
                                         ttmove = ctz_nb(x)
-                        if blo >= be[d] or bup <= al[d]:
+                        # blo == bup is exact: return it at once (never narrow to alpha == beta)
+                        if blo >= be[d] or bup <= al[d] or blo == bup:
                             v = blo if blo >= be[d] else bup
                             stats[ST_TT_CUTS] += 1
                             state = RETURN
                             continue
+                        qkey[d, 0] = qk0
+                        qkey[d, 1] = q1
+                    else:
+                        data = _tt_probe_slot(flat, slot, k0, n1, n2)
+                        if data >= 0:
+                            stats[ST_TT_HITS] += 1
+                            lo = data & 255
+                            up = (data >> 8) & 255
+                            # lo == up is exact: return it at once (never narrow to alpha == beta)
+                            if lo >= be[d] or up <= al[d] or lo == up:
+                                v = lo if lo >= be[d] else up
+                                stats[ST_TT_CUTS] += 1
+                                state = RETURN
+                                continue
+                            tm = (data >> 16) & 255
+                            if tm < 64:
+                                ttmove = _denormalise(tm, allc, rbase, rmask)
+                        key[d, 0] = k0
+                        key[d, 1] = n1
+                        key[d, 2] = n2
                     store[d] = 1
-                    key[d, 0] = k0
-                    key[d, 1] = n1
-                    key[d, 2] = n2
 
             # move generation: legal cards, one per equivalence class, ordered
             hand = h[s]
@@ -988,49 +998,15 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
             else:
                 lo = v
                 up = v
-            tm = 255
             # a fail-low node has no best move worth remembering
             fail_low = v <= al[d] if mover[d] == declarer else v >= be[d]
-            if bmove[d] >= 0 and not fail_low:
-                tm = _normalise_card(bmove[d], h[0] | h[1] | h[2], rbase, rmask)
             # replacement priority: the work this entry saves (log2 of nodes)
             n = 64 - clz_nb(np.int64(nodes - nstart[d]) | 1)
-            k0 = key[d, 0]
-            k1 = key[d, 1]
-            k2 = key[d, 2]
-            slot = 4 * (_hash(k0, k1, k2) & ex_mask & ~np.int64(BUCKET - 1))
-            target = -1
-            for w in range(slot, slot + 4 * BUCKET, 4):
-                if flat[w] == k0 and flat[w + 1] == k1 and flat[w + 2] == k2:
-                    lo, up, tm, n = _merge_data(flat[w + 3], lo, up, tm, n)
-                    target = w
-                    break
-            if target < 0:
-                # The first entries keep the ones that save the most work; the
-                # last always takes the newcomer (or the entry it evicts).
-                low = 1 << 30
-                last = slot + 4 * (BUCKET - 1)
-                for w in range(slot, last, 4):
-                    cost = -1 if flat[w] == 0 else (flat[w + 3] >> 24) & 255
-                    if cost < low:
-                        low = cost
-                        target = w
-                if n >= low:
-                    flat[last] = flat[target]
-                    flat[last + 1] = flat[target + 1]
-                    flat[last + 2] = flat[target + 2]
-                    flat[last + 3] = flat[target + 3]
-                else:
-                    target = last
-            flat[target] = k0
-            flat[target + 1] = k1
-            flat[target + 2] = k2
-            flat[target + 3] = lo | (up << 8) | (tm << 16) | (n << 24)
+            allp = h[0] | h[1] | h[2]
             if use_rank:
-                allp = h[0] | h[1] | h[2]
                 qk0 = qkey[d, 0]
                 q1 = qkey[d, 1]
-                r2 = rk_base + 2 * RANK_WORDS * (
+                r2 = 2 * RANK_WORDS * (
                     _hash(qk0 ^ np.int64(0x5bd1e995), q1, np.int64(0)) & rk_mask)
                 tm2 = 255
                 if bmove[d] >= 0 and not fail_low:
@@ -1053,6 +1029,41 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 flat[target + 1] = q1
                 flat[target + 2] = lo | (up << 8) | (tm2 << 16) | (n << 24)
                 flat[target + 3] = allp
+            else:
+                tm = 255
+                if bmove[d] >= 0 and not fail_low:
+                    tm = _normalise_card(bmove[d], allp, rbase, rmask)
+                k0 = key[d, 0]
+                k1 = key[d, 1]
+                k2 = key[d, 2]
+                slot = 4 * (_hash(k0, k1, k2) & ex_mask & ~np.int64(BUCKET - 1))
+                target = -1
+                for w in range(slot, slot + 4 * BUCKET, 4):
+                    if flat[w] == k0 and flat[w + 1] == k1 and flat[w + 2] == k2:
+                        lo, up, tm, n = _merge_data(flat[w + 3], lo, up, tm, n)
+                        target = w
+                        break
+                if target < 0:
+                    # The first entries keep the ones that save the most work; the
+                    # last always takes the newcomer (or the entry it evicts).
+                    low = 1 << 30
+                    last = slot + 4 * (BUCKET - 1)
+                    for w in range(slot, last, 4):
+                        cost = -1 if flat[w] == 0 else (flat[w + 3] >> 24) & 255
+                        if cost < low:
+                            low = cost
+                            target = w
+                    if n >= low:
+                        flat[last] = flat[target]
+                        flat[last + 1] = flat[target + 1]
+                        flat[last + 2] = flat[target + 2]
+                        flat[last + 3] = flat[target + 3]
+                    else:
+                        target = last
+                flat[target] = k0
+                flat[target + 1] = k1
+                flat[target + 2] = k2
+                flat[target + 3] = lo | (up << 8) | (tm << 16) | (n << 24)
 
     stats[ST_NODES] += nodes
     return v
