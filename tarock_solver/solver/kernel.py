@@ -889,9 +889,19 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
             trick_no = 17 - popcount_nb(h[lead[d]]) - (1 if p > 0 else 0)
             legal = _legal(hand, led, is_decl, birds, trick_no)
             in_play = h[0] | h[1] | h[2]
-            for i in range(p):
-                in_play |= _bit(card[d - p + i])
-            m = _representatives(legal, in_play, birds)
+            if p == 2:
+                # The last card of a trick: two cards that both win it (or both
+                # lose it) and have no card of the hands between them leave
+                # positions of the same rank structure, whatever trick cards
+                # lie between them.
+                w = wcard[d]
+                wins = legal & (_above(w) | (TAROCKS if w >= 22 else 0))
+                m = (_representatives(wins, in_play, birds)
+                     | _representatives(legal & ~wins, in_play, birds))
+            else:
+                for i in range(p):
+                    in_play |= _bit(card[d - p + i])
+                m = _representatives(legal, in_play, birds)
             cnt = 0
             while m:
                 c = ctz_nb(m)
