@@ -620,7 +620,11 @@ def _follow_score(h, s, c, p, led, w, ws, declarer):
     ``w``/``ws`` are the card and seat winning the trick so far.  A card that
     wins the trick for the mover's side for sure comes first (the most
     valuable: smear points onto it); then cards that may still let the side
-    win (cheap ones first); then losing cards, cheapest first.
+    win (cheap ones first); then losing cards, cheapest first.  Among the sure
+    winners, a tarock above every tarock of the opponents (one that would win
+    a trick of its own later) goes last: spending it here is rarely the move
+    that proves a bound.  Measured: 26% fewer nodes at 12-13 tricks, 30% on
+    seven full deals (/tmp/s3/mo, session 3).
     """
     side = s == declarer
     if _beats(c, w):
@@ -642,6 +646,13 @@ def _follow_score(h, s, c, p, led, w, ws, declarer):
             possible = ours
             sure = ours and not _can_beat(h[t], led, nw)
     if sure:
+        if c < 22:
+            if side:
+                opp = (h[(s + 1) % 3] | h[(s + 2) % 3]) & TAROCKS
+            else:
+                opp = h[declarer] & TAROCKS
+            if opp == 0 or c > _high(opp):
+                return 2940 + 10 * NOM[c] - c
         return 3000 + 10 * NOM[c] - c
     if possible:
         return 2000 - 10 * NOM[c] - c
