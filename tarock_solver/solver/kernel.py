@@ -624,7 +624,7 @@ def _follow_score(h, s, c, p, led, w, ws, declarer):
     winners, a tarock above every tarock of the opponents (one that would win
     a trick of its own later) goes last: spending it here is rarely the move
     that proves a bound.  Measured: 26% fewer nodes at 12-13 tricks, 30% on
-    seven full deals (/tmp/s3/mo, session 3).
+    seven full deals (benchmarks/EXPERIMENTS.md, session 3).
     """
     side = s == declarer
     if _beats(c, w):
