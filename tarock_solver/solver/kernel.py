@@ -457,6 +457,38 @@ def _cash_points_defence(h_lead, h_partner, h_decl):
 
 
 @njit(cache=True, inline="always")
+def _equal_neighbours(in_play, birds):
+    """The cards in play, squeezed together by ``pext``, that equal their next
+    lower card in play (same group, same value, neither an announced bird).
+
+    Squeezed, a card's next lower card in play is the next lower bit.  Groups
+    are contiguous index ranges, so that neighbour is of the same group unless
+    the card is its group's lowest in play; values are equal when every value
+    threshold agrees.
+    """
+    lowest = 0
+    for g in range(5):
+        x = in_play & QS_MASK[g]
+        lowest |= x & -x
+    eq = ~pext_nb(lowest, in_play)
+    for vm in (V2, V3, V4, V5):
+        b = pext_nb(vm, in_play)
+        eq &= ~(b ^ (b << 1))
+    if birds:
+        b = pext_nb(np.int64(birds & 7), in_play)
+        eq &= ~(b | (b << 1))
+    return eq
+
+
+@njit(cache=True, inline="always")
+def _drop_equivalent(legal, in_play, eq):
+    """``legal`` minus every card whose next lower card in play is also in
+    ``legal`` and equal to it (``eq`` from :func:`_equal_neighbours`)."""
+    sq = pext_nb(legal, in_play)
+    return legal & ~pdep_nb(sq & (sq << 1) & eq, in_play)
+
+
+@njit(cache=True, inline="always")
 def _representatives(legal, in_play, birds):
     """Legal cards minus those equivalent to a lower legal card.
 
@@ -464,27 +496,8 @@ def _representatives(legal, in_play, birds):
     no other card still in play (hands and the trick in progress) lies
     between them: then every trick ends the same with either.  Announced
     birds keep their identity (their play is restricted by trick number).
-
-    Computed for all cards at once over the cards in play squeezed together
-    by ``pext``: there, a card's next lower card in play is the next lower
-    bit.  Groups are contiguous index ranges, so that neighbour is of the same
-    group unless the card is its group's lowest in play; values are equal when
-    every value threshold agrees.
     """
-    sq = pext_nb(legal, in_play)
-    dup = sq & (sq << 1)
-    lowest = 0
-    for g in range(5):
-        x = in_play & QS_MASK[g]
-        lowest |= x & -x
-    dup &= ~pext_nb(lowest, in_play)
-    for vm in (V2, V3, V4, V5):
-        b = pext_nb(vm, in_play)
-        dup &= ~(b ^ (b << 1))
-    if birds:
-        b = pext_nb(np.int64(birds & 7), in_play)
-        dup &= ~(b | (b << 1))
-    return legal & ~pdep_nb(dup, in_play)
+    return _drop_equivalent(legal, in_play, _equal_neighbours(in_play, birds))
 
 
 @njit(cache=True, inline="always")
@@ -721,6 +734,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
     nstart = np.zeros(MAXPLY, np.int64)
     key = np.empty((MAXPLY, 3), np.int64)
     qkey = np.empty((MAXPLY, 2), np.int64)
+    tslot = np.empty(MAXPLY, np.int64)
     mv = np.empty((MAXPLY, MAXMOVES), np.int64)
     score = np.empty(MAXMOVES, np.int64)
 
@@ -873,6 +887,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                             continue
                         qkey[d, 0] = qk0
                         qkey[d, 1] = q1
+                        tslot[d] = r2
                     else:
                         data = _tt_probe_slot(flat, slot, k0, n1, n2)
                         if data >= 0:
@@ -891,6 +906,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                         key[d, 0] = k0
                         key[d, 1] = n1
                         key[d, 2] = n2
+                        tslot[d] = slot
                     store[d] = 1
 
             # move generation: legal cards, one per equivalence class, ordered
@@ -907,8 +923,9 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 # lie between them.
                 w = wcard[d]
                 wins = legal & (_above(w) | (TAROCKS if w >= 22 else 0))
-                m = (_representatives(wins, in_play, birds)
-                     | _representatives(legal & ~wins, in_play, birds))
+                eq = _equal_neighbours(in_play, birds)
+                m = (_drop_equivalent(wins, in_play, eq)
+                     | _drop_equivalent(legal & ~wins, in_play, eq))
             else:
                 for i in range(p):
                     in_play |= _bit(card[d - p + i])
@@ -1027,8 +1044,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
             if use_rank:
                 qk0 = qkey[d, 0]
                 q1 = qkey[d, 1]
-                r2 = 2 * RANK_WORDS * (
-                    _hash(qk0 ^ np.int64(0x5bd1e995), q1, np.int64(0)) & rk_mask)
+                r2 = tslot[d]
                 tm2 = 255
                 if bmove[d] >= 0 and not fail_low:
                     tm2 = popcount_nb(allp & (_bit(bmove[d]) - 1))
@@ -1057,7 +1073,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 k0 = key[d, 0]
                 k1 = key[d, 1]
                 k2 = key[d, 2]
-                slot = 4 * (_hash(k0, k1, k2) & ex_mask & ~np.int64(BUCKET - 1))
+                slot = tslot[d]
                 target = -1
                 for w in range(slot, slot + 4 * BUCKET, 4):
                     if flat[w] == k0 and flat[w + 1] == k1 and flat[w + 2] == k2:
