@@ -15,6 +15,7 @@ from tarock_solver.bench import (
     bench_positions,
     compare_reports,
     find_bench_deals,
+    format_report,
     load_bench_deals,
     load_report,
     run_bench,
@@ -164,6 +165,18 @@ def test_compare_detects_value_changes(capsys, quick_json, tmp_path):
     assert "VALUE MISMATCH in 1" in out
     assert "node_limit" in out  # the runs are flagged as unlike
     assert any("exact 8 median_ms" in line and "2.00" in line for line in out.splitlines())
+
+
+def test_repeat_keeps_nodes_and_values_and_the_fastest_time():
+    once = run_bench(BenchConfig(deals=2, tricks=(4,), node_limit=100_000, threads=1,
+                                 table_deals=0, cold=False))
+    thrice = run_bench(BenchConfig(deals=2, tricks=(4,), node_limit=100_000, threads=1,
+                                   table_deals=0, cold=False, repeat=3))
+    assert thrice["config"]["repeat"] == 3
+    a = [(r["deal"], r["kind"], r["nodes"], r["value"]) for r in once["positions"]]
+    b = [(r["deal"], r["kind"], r["nodes"], r["value"]) for r in thrice["positions"]]
+    assert a == b
+    assert any("fastest of 3 runs" in line for line in format_report(thrice))
 
 
 def test_cold_and_cli_start_in_fresh_processes():

@@ -66,6 +66,9 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
 @click.option("--deals-file", type=click.Path(dir_okay=False, exists=True), metavar="PATH",
               help="Another benchmark deal file (default: the shipped bench_deals.jsonl).")
 @click.option("--no-cold", is_flag=True, help="Skip the fresh-process start-up timings.")
+@click.option("--repeat", type=click.IntRange(min=1), metavar="N",
+              help="Time every single-thread solve N times (fresh table each) and keep the "
+                   "fastest (default 1).")
 @click.option("--gamepoints", "gamepoints", is_flag=True,
               help="Measure the game-point solve (Solo, one bird announced by the declarer) "
                    "against the card-point solve of the same deals instead: median time "
@@ -88,7 +91,8 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
 def command(settings: Settings, deals: int | None, threads_text: str, json_path: str | None,
             compare_path: str | None, against_path: str | None, quick: bool,
             node_limit: int | None, tricks_text: str | None, table_deals: int | None,
-            deals_file: str | None, no_cold: bool, gamepoints: bool, batch: bool,
+            deals_file: str | None, no_cold: bool, repeat: int | None, gamepoints: bool,
+            batch: bool,
             advise: bool, advise_samples: int, advise_time: float,
             advise_no_birds: bool) -> None:
     """Time the double-dummy solver on the shipped seeded deals.
@@ -140,7 +144,7 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
                                   "rules": settings.rules, "rule_options": dict(settings.opts)}
     for key, value in (("deals", deals), ("node_limit", node_limit),
                        ("tricks", _tricks(tricks_text)), ("table_deals", table_deals),
-                       ("deals_file", deals_file)):
+                       ("deals_file", deals_file), ("repeat", repeat)):
         if value is not None:
             changes[key] = value
     if no_cold:

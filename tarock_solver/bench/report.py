@@ -93,7 +93,9 @@ def format_report(doc: dict[str, Any]) -> list[str]:
              + ("  [quick run]" if cfg.get("quick") else ""),
              f"Positions: {cfg['position_rule']}.",
              f"Node budget: {cfg['node_limit']:,} nodes per solve (per row in the DD table); "
-             "times are over the solves that finished, the others are counted as over budget.",
+             "times are over the solves that finished, the others are counted as over budget."
+             + (f" Each single-thread time is the fastest of {cfg['repeat']} runs."
+                if cfg.get("repeat", 1) > 1 else ""),
              ""]
     cold = doc.get("cold_start")
     if cold and "error" not in cold:
