@@ -6,6 +6,10 @@
   starts of 1-5 tricks, declarer's bound <= value <= points left - defenders'
   bound, with the value from the brute-force reference; it is never below
   :func:`kernel._sure_points` and above it on a hand-built case;
+- :func:`kernel._first_trick` (the seat-order bound) never exceeds the true
+  value, with and without announced birds, and is stronger than the other
+  declarer bounds on a good share of the positions; the same check catches an
+  unsound variant (the bound with the bird reserve ignored);
 - positions that share a rank-only key but hold other point cards are solved
   from one table: after the first is solved, null-window tests on the second
   at every threshold (each on a copy of that table, so its shifted rank-only
@@ -23,7 +27,7 @@ import numpy as np
 
 from tarock_solver.cards import NOMINAL
 from tarock_solver.solver import kernel
-from tarock_solver.solver.api import Solver
+from tarock_solver.solver.api import Solver, prepare
 from tarock_solver.solver.reference import random_position, reference_value
 
 TAROCK_CARDS = range(22)
@@ -90,6 +94,41 @@ def test_trick_bounds_never_cut_the_true_value() -> None:
         value = reference_value(**p)
         assert lb_decl <= value <= rest - lb_def, (p, lb_decl, lb_def, value)
     assert stronger > 20  # the new count really was tested where it differs
+
+
+def _first_trick_cases(seed: int, count: int):
+    """(position, declarer's hands, birds bits, reference value) for random trick starts."""
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        p = random_position(rng, 1 + i % 5, trick_cards=0, birds=i % 3 == 0)
+        birds = int(prepare(p["hands"], p["leader"], p["declarer"],
+                            restrictions=p["restrictions"]).args()[5])
+        d = p["declarer"]
+        h = p["hands"]
+        yield p, (np.int64(h[d]), np.int64(h[(d + 1) % 3]), np.int64(h[(d + 2) % 3])), birds, \
+            reference_value(**p)
+
+
+def test_first_trick_bound_never_cuts_the_true_value() -> None:
+    stronger = 0
+    for p, (hd, ha, hb), birds, value in _first_trick_cases(404, 1500):
+        leads = p["leader"] == p["declarer"]
+        z = kernel._first_trick(hd, ha, hb, leads, birds)
+        assert z <= value, (p, z, value)
+        old = kernel._trick_bounds(hd, ha, hb)[0]
+        if leads:
+            old = max(old, kernel._cash_points(hd, ha, hb, birds))
+        stronger += z > old
+    assert stronger > 30  # the bound really was tested where it adds something
+
+
+def test_the_first_trick_check_catches_an_ignored_bird_reserve() -> None:
+    # the same harness must fail on a wrong bound: pretending the announced
+    # birds may be played at any time overstates the declarer's tricks
+    wrong = sum(
+        kernel._first_trick(hd, ha, hb, p["leader"] == p["declarer"], 0) > value
+        for p, (hd, ha, hb), birds, value in _first_trick_cases(405, 1500) if birds)
+    assert wrong > 0
 
 
 def _same_rank_twin(rng, hands: tuple[int, int, int]) -> tuple[int, int, int] | None:
