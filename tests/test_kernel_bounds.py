@@ -1,7 +1,7 @@
 """The kernel's tarock-trick bound and rank-only table against brute force.
 
 - :func:`kernel._beatable` is a maximum matching (checked against an
-  exhaustive matcher);
+  exhaustive matcher), and :func:`kernel._beatable_bits` (the search's) equals it;
 - :func:`kernel._trick_bounds` never cuts off a true value: on random trick
   starts of 1-5 tricks, declarer's bound <= value <= points left - defenders'
   bound, with the value from the brute-force reference; it is never below
@@ -59,6 +59,8 @@ def test_beatable_is_a_maximum_matching() -> None:
         lo, hi = sorted(cards[:cut]), sorted(cards[cut:])
         got = kernel._beatable(np.int64(_mask(lo)), np.int64(_mask(hi)))
         assert got == _max_matching(lo, hi), (lo, hi)
+        # the search's branch-free version counts the same
+        assert kernel._beatable_bits(np.int64(_mask(lo)), np.int64(_mask(hi))) == got, (lo, hi)
 
 
 def test_trick_bounds_beat_the_unbeatable_tarocks_on_a_built_case() -> None:

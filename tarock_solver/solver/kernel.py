@@ -891,6 +891,25 @@ def _follow_score(h, s, c, p, led, w, ws, declarer):
 
 
 @njit(cache=True, inline="always")
+def _follow_context(h, s, p, led, is_decl, declarer):
+    """The per-node parts of :func:`_follow_score_pre` for seat ``s`` following
+    at trick position ``p``: (the next player's legal cards if p == 1, is the
+    next player on the mover's side, the opponents' highest tarock or -1)."""
+    lt = 0
+    partner_next = False
+    if p == 1:
+        t = (s + 1) % 3
+        lt = _follow_mask(h[t], led)
+        partner_next = (t == declarer) == is_decl
+    if is_decl:
+        opp = (h[(declarer + 1) % 3] | h[(declarer + 2) % 3]) & TAROCKS
+    else:
+        opp = h[declarer] & TAROCKS
+    ohi = _high(opp) if opp else -1
+    return lt, partner_next, ohi
+
+
+@njit(cache=True, inline="always")
 def _follow_score_pre(c, p, side, w, ws, declarer, lt, partner_next, ohi, hd):
     """:func:`_follow_score` with the per-node parts computed once by the caller:
     ``side`` (the mover is the declarer), ``lt`` the next player's legal cards
@@ -1188,13 +1207,7 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
             partner_next = False
             ohi = -1
             if p > 0 and m & (m - 1) != 0:
-                if p == 1:
-                    t = (s + 1) % 3
-                    lt = _follow_mask(h[t], led)
-                    partner_next = (t == declarer) == is_decl
-                opp = ((h[def_a] | h[def_b]) if is_decl else h[declarer]) & TAROCKS
-                if opp:
-                    ohi = _high(opp)
+                lt, partner_next, ohi = _follow_context(h, s, p, led, is_decl, declarer)
             cnt = 0
             lastg = -1
             f1 = 0

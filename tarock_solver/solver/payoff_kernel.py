@@ -54,6 +54,7 @@ from ..bits import clz_nb, ctz_nb, pdep_nb, pext_nb, popcount_nb
 from . import table
 from .kernel import (
     ALL_CARDS,
+    GRP,
     NOM,
     QS_MASK,
     REGION_MASK,
@@ -64,9 +65,11 @@ from .kernel import (
     _bit,
     _cash_points,
     _cash_points_defence,
-    _follow_score,
+    _follow_context,
+    _follow_mask,
+    _follow_score_pre,
     _hash,
-    _lead_score,
+    _lead_score_pre,
     _legal,
     _nominal_sum,
     _point_shift,
@@ -471,6 +474,14 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
             for i in range(p):
                 in_play |= _bit(card[d - p + i])
             m = _representatives(legal, in_play, fixd[d])
+            lt = 0
+            partner_next = False
+            ohi = -1
+            if p > 0:
+                lt, partner_next, ohi = _follow_context(h, s, p, led, is_decl, declarer)
+            lastg = -1
+            f1 = 0
+            f2 = 0
             cnt = 0
             while m:
                 c = ctz_nb(m)
@@ -478,9 +489,15 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                 if c == ttmove:
                     sc = np.int64(1) << 40
                 elif p == 0:
-                    sc = _lead_score(h, s, c, declarer)
+                    # the replies depend on the led group only (moves come in card order)
+                    if GRP[c] != lastg:
+                        lastg = GRP[c]
+                        f1 = _follow_mask(h[(s + 1) % 3], c)
+                        f2 = _follow_mask(h[(s + 2) % 3], c)
+                    sc = _lead_score_pre(s, c, declarer, f1, f2)
                 else:
-                    sc = _follow_score(h, s, c, p, led, wcard[d], wseat[d], declarer)
+                    sc = _follow_score_pre(c, p, is_decl, wcard[d], wseat[d], declarer, lt,
+                                           partner_next, ohi, h[declarer])
                 j = cnt
                 while j > 0 and score[j - 1] < sc:
                     score[j] = score[j - 1]
