@@ -9,7 +9,9 @@
 - :func:`kernel._first_trick` (the seat-order bound) never exceeds the true
   value, with and without announced birds, and is stronger than the other
   declarer bounds on a good share of the positions; the same check catches an
-  unsound variant (the bound with the bird reserve ignored);
+  unsound variant (the bound with the bird reserve ignored); the same for
+  :func:`kernel._suit_tops` (the declarer's sure suit winners), whose control
+  drops the condition that he surely wins a trick;
 - positions that share a rank-only key but hold other point cards are solved
   from one table: after the first is solved, null-window tests on the second
   at every threshold (each on a copy of that table, so its shifted rank-only
@@ -21,6 +23,7 @@ has the larger equality runs against the previous kernel.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -98,24 +101,27 @@ def test_trick_bounds_never_cut_the_true_value() -> None:
     assert stronger > 20  # the new count really was tested where it differs
 
 
-def _first_trick_cases(seed: int, count: int):
+@functools.cache
+def _first_trick_cases() -> list:
     """(position, declarer's hands, birds bits, reference value) for random trick starts."""
-    rng = np.random.default_rng(seed)
-    for i in range(count):
+    rng = np.random.default_rng(404)
+    out = []
+    for i in range(3000):
         p = random_position(rng, 1 + i % 5, trick_cards=0, birds=i % 3 == 0)
         birds = int(prepare(p["hands"], p["leader"], p["declarer"],
                             restrictions=p["restrictions"]).args()[5])
         d = p["declarer"]
         h = p["hands"]
-        yield p, (np.int64(h[d]), np.int64(h[(d + 1) % 3]), np.int64(h[(d + 2) % 3])), birds, \
-            reference_value(**p)
+        out.append((p, (np.int64(h[d]), np.int64(h[(d + 1) % 3]), np.int64(h[(d + 2) % 3])),
+                    birds, reference_value(**p)))
+    return out
 
 
 def test_first_trick_bound_never_cuts_the_true_value() -> None:
     stronger = 0
-    for p, (hd, ha, hb), birds, value in _first_trick_cases(404, 1500):
+    for p, (hd, ha, hb), birds, value in _first_trick_cases():
         leads = p["leader"] == p["declarer"]
-        z = kernel._first_trick(hd, ha, hb, leads, birds)
+        z, _ = kernel._first_trick(hd, ha, hb, leads, birds)
         assert z <= value, (p, z, value)
         old = kernel._trick_bounds(hd, ha, hb)[0]
         if leads:
@@ -128,9 +134,27 @@ def test_the_first_trick_check_catches_an_ignored_bird_reserve() -> None:
     # the same harness must fail on a wrong bound: pretending the announced
     # birds may be played at any time overstates the declarer's tricks
     wrong = sum(
-        kernel._first_trick(hd, ha, hb, p["leader"] == p["declarer"], 0) > value
-        for p, (hd, ha, hb), birds, value in _first_trick_cases(405, 1500) if birds)
+        kernel._first_trick(hd, ha, hb, p["leader"] == p["declarer"], 0)[0] > value
+        for p, (hd, ha, hb), birds, value in _first_trick_cases() if birds)
     assert wrong > 0
+
+
+def test_suit_tops_bound_never_cuts_the_true_value() -> None:
+    # called where a defender leads (on lead, the cashing bound covers it)
+    stronger = 0
+    overstated = 0
+    for p, (hd, ha, hb), birds, value in _first_trick_cases():
+        if p["leader"] == p["declarer"]:
+            continue
+        z, k = kernel._first_trick(hd, ha, hb, False, birds)
+        t = kernel._suit_tops(hd, ha, hb, False, k)
+        assert t <= value, (p, t, value)
+        stronger += t > max(z, kernel._trick_bounds(hd, ha, hb)[0])
+        # negative control: without "he surely wins a trick" (claiming the
+        # lead he does not have) the same check must catch overstatements
+        overstated += kernel._suit_tops(hd, ha, hb, True, k) > value
+    assert stronger > 20
+    assert overstated > 0
 
 
 def _same_rank_twin(rng, hands: tuple[int, int, int]) -> tuple[int, int, int] | None:
