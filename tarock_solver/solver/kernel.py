@@ -220,15 +220,6 @@ def _follow_mask(hand, led):
 
 
 @njit(cache=True, inline="always")
-def _can_beat(hand, led, w):
-    """Could ``hand``, following to ``led``, beat the winning card ``w``?"""
-    legal = _follow_mask(hand, led)
-    if w < 22:
-        return (legal & _above(w)) != 0
-    return (legal & (_above(w) | TAROCKS)) != 0
-
-
-@njit(cache=True, inline="always")
 def _reserved(birds, trick_no):
     """Announced birds the declarer must keep back in trick ``trick_no``."""
     r = birds
@@ -249,6 +240,25 @@ def _legal(hand, led, is_declarer, birds, trick_no):
         if kept:
             return kept
     return legal
+
+
+@njit(cache=True, inline="always")
+def _defence_sure_points(h_decl, td, ta, tb):
+    """The defenders' half of :func:`_sure_points` (``td``/``ta``/``tb``: the
+    three hands' tarocks; at least one defender holds one): their tarocks
+    above all of the declarer's win.  K >= max(na, nb) tricks hold them, each
+    with one declarer card and 2K - na - nb other defender cards: at least
+    the declarer's K cheapest."""
+    sa = ta
+    sb = tb
+    if td:
+        above = ~((np.int64(2) << _high(td)) - 1)
+        sa &= above
+        sb &= above
+    na = popcount_nb(sa)
+    nb = popcount_nb(sb)
+    kmax = na if na > nb else nb
+    return _nominal_sum(sa) + _nominal_sum(sb) + _cheapest(h_decl, kmax) - na - nb
 
 
 @njit(cache=True, inline="always")
@@ -277,18 +287,7 @@ def _sure_points(h_decl, h_a, h_b):
         # each defender adds one card of his own to each of those k tricks
         lb_decl = _nominal_sum(sure) + _cheapest(h_a, k) + _cheapest(h_b, k) - 2 * k
     if tdef:
-        sa = ta
-        sb = tb
-        if td:
-            above = ~((np.int64(2) << _high(td)) - 1)
-            sa &= above
-            sb &= above
-        na = popcount_nb(sa)
-        nb = popcount_nb(sb)
-        # K >= max(na, nb) tricks hold them, each with one declarer card and
-        # 2K - na - nb other defender cards: at least the declarer's K cheapest
-        kmax = na if na > nb else nb
-        lb_def = _nominal_sum(sa) + _nominal_sum(sb) + _cheapest(h_decl, kmax) - na - nb
+        lb_def = _defence_sure_points(h_decl, td, ta, tb)
     return lb_decl, lb_def
 
 
@@ -354,6 +353,20 @@ def _beatable_bits(lo, hi):
     return popcount_nb(hi) - top
 
 
+@njit(cache=True, inline="always")
+def _tarock_tricks(td, tdef):
+    """The declarer's tarocks ``td`` against the defenders' ``tdef``: his
+    tarocks above all of theirs, their number k, and kk >= k, the tricks his
+    tarocks win in any line (his tarocks minus the most of them distinct
+    higher defender tarocks can beat, see :func:`_trick_bounds`)."""
+    sure = td
+    kk = popcount_nb(td)
+    if tdef:
+        sure = td & ~((np.int64(2) << _high(tdef)) - 1)
+        kk -= _beatable_bits(td, tdef)
+    return sure, popcount_nb(sure), kk
+
+
 @njit(cache=True)
 def _trick_bounds(h_decl, h_a, h_b):
     """:func:`_sure_points` with the declarer's tarock tricks counted, not only
@@ -375,7 +388,7 @@ def _trick_bounds(h_decl, h_a, h_b):
     # The declarer's half of _sure_points inlined: its bound is computed only
     # when the counted tricks do not replace it; _beatable without its
     # branchy loop.  Same results on 200,000 random deals; measured 1-5% less
-    # CPU (session 4).  The defenders' half is _sure_points' unchanged.
+    # CPU (session 4).  The defenders' half is _sure_points'.
     td = h_decl & TAROCKS
     ta = h_a & TAROCKS
     tb = h_b & TAROCKS
@@ -383,29 +396,14 @@ def _trick_bounds(h_decl, h_a, h_b):
     lb_decl = 0
     lb_def = 0
     if td:
-        sure = td
-        if tdef:
-            sure = td & ~((np.int64(2) << _high(tdef)) - 1)
-        k = popcount_nb(sure)
-        kk = k
-        if tdef:
-            kk = popcount_nb(td) - _beatable_bits(td, tdef)
+        sure, k, kk = _tarock_tricks(td, tdef)
         if kk > k:
             lb_decl = (_nominal_sum(sure) + _cheapest(td & ~sure, kk - k) + _cheapest(h_a, kk)
                        + _cheapest(h_b, kk) - 2 * kk)
         else:
             lb_decl = _nominal_sum(sure) + _cheapest(h_a, k) + _cheapest(h_b, k) - 2 * k
     if tdef:
-        sa = ta
-        sb = tb
-        if td:
-            above = ~((np.int64(2) << _high(td)) - 1)
-            sa &= above
-            sb &= above
-        na = popcount_nb(sa)
-        nb = popcount_nb(sb)
-        kmax = na if na > nb else nb
-        lb_def = _nominal_sum(sa) + _nominal_sum(sb) + _cheapest(h_decl, kmax) - na - nb
+        lb_def = _defence_sure_points(h_decl, td, ta, tb)
     return lb_decl, lb_def
 
 
@@ -425,6 +423,41 @@ def _cheapest(hand, k):
         total += v * c
         left -= c
     return total + 5 * left
+
+
+@njit(cache=True, inline="always")
+def _top_suit_cards(h_lead, h_a, h_b, ruff_a, ruff_b):
+    """In each suit, the highest cards of ``h_lead`` above all of the other
+    two hands' cards of that suit, as many as each of those who may ruff
+    (``ruff_a``/``ruff_b``: he still holds a tarock) can follow: the cards
+    that win one round each while nobody can ruff."""
+    out = 0
+    for g in range(1, 5):
+        gm = SUIT_GROUPS[g]
+        mine = h_lead & gm
+        if mine == 0:
+            continue
+        ga = h_a & gm
+        gb = h_b & gm
+        top = mine
+        if ga | gb:
+            top &= ~((np.int64(2) << _high(ga | gb)) - 1)
+        r = popcount_nb(top)
+        if ruff_a:
+            ca = popcount_nb(ga)
+            if ca < r:
+                r = ca
+        if ruff_b:
+            cb = popcount_nb(gb)
+            if cb < r:
+                r = cb
+        # the r highest of his top cards
+        while r > 0:
+            c = _high(top)
+            top &= ~_bit(c)
+            out |= _bit(c)
+            r -= 1
+    return out
 
 
 @njit(cache=True)
@@ -450,33 +483,9 @@ def _cash_points(h_lead, h_a, h_b, keep):
     nb = popcount_nb(tb)
     left_a = na - k
     left_b = nb - k
-    rounds = 0
-    for g in range(1, 5):
-        gm = SUIT_GROUPS[g]
-        mine = h_lead & gm
-        if mine == 0:
-            continue
-        ga = h_a & gm
-        gb = h_b & gm
-        top = mine
-        if ga | gb:
-            top &= ~((np.int64(2) << _high(ga | gb)) - 1)
-        r = popcount_nb(top)
-        if left_a > 0:
-            ca = popcount_nb(ga)
-            if ca < r:
-                r = ca
-        if left_b > 0:
-            cb = popcount_nb(gb)
-            if cb < r:
-                r = cb
-        # the r highest of his top cards
-        while r > 0:
-            c = _high(top)
-            top &= ~_bit(c)
-            total += NOM[c]
-            rounds += 1
-            r -= 1
+    tops = _top_suit_cards(h_lead, h_a, h_b, left_a > 0, left_b > 0)
+    total += _nominal_sum(tops)
+    rounds = popcount_nb(tops)
     tricks = k + rounds
     if tricks == 0:
         return 0
@@ -617,44 +626,10 @@ def _suit_tops(h_decl, h_a, h_b, decl_leads, k_ft):
     sure = 0
     k = 0
     if td:
-        sure = td
-        if tdef:
-            sure = td & ~((np.int64(2) << _high(tdef)) - 1)
-            kk = popcount_nb(td) - _beatable_bits(td, tdef)
-        else:
-            kk = popcount_nb(td)
-        k = popcount_nb(sure)
-        if kk < k:
-            kk = k
+        sure, k, kk = _tarock_tricks(td, tdef)
     if kk == 0 and k_ft == 0 and not decl_leads:
         return 0
-    tset = 0
-    for g in range(1, 5):
-        gm = SUIT_GROUPS[g]
-        mine = h_decl & gm
-        if mine == 0:
-            continue
-        ga = h_a & gm
-        gb = h_b & gm
-        top = mine
-        if ga | gb:
-            top &= ~((np.int64(2) << _high(ga | gb)) - 1)
-        if top == 0:
-            continue
-        r = popcount_nb(top)
-        if ta:
-            ca = popcount_nb(ga)
-            if ca < r:
-                r = ca
-        if tb:
-            cb = popcount_nb(gb)
-            if cb < r:
-                r = cb
-        while r > 0:
-            c = _high(top)
-            top &= ~_bit(c)
-            tset |= _bit(c)
-            r -= 1
+    tset = _top_suit_cards(h_decl, h_a, h_b, ta != 0, tb != 0)
     if tset == 0:
         return 0
     nt = popcount_nb(tset)
@@ -855,52 +830,22 @@ def _hash(k0, k1, k2):
 # ----------------------------------------------------------------- the search
 
 @njit(cache=True, inline="always")
-def _lead_score(h, s, c, declarer):
-    """Ordering score of leading card ``c`` from seat ``s`` (higher is tried first).
-
-    Sure winners (no opponent can beat them) come first, the most valuable
-    first; among them and among the others, leads that leave the opponents
-    fewer legal replies come earlier (smaller proof trees); low cards before
-    high ones otherwise.
-    """
-    side = s == declarer
-    beaten = False
-    replies = 0
-    for o in range(1, 3):
-        t = (s + o) % 3
-        if (t == declarer) != side:
-            follow = _follow_mask(h[t], c)
-            replies += popcount_nb(follow)
-            if _can_beat(h[t], c, c):
-                beaten = True
-    if not beaten:
-        return 2000 + 10 * NOM[c] - 20 * replies
-    if not side:
-        # a defender's lead the partner can surely win: the partner's best
-        # legal card beats the lead and everything the declarer can play
-        partner = 3 - s - declarer
-        pl = _follow_mask(h[partner], c)
-        top = _high(pl)
-        if _beats(top, c):
-            dl = _follow_mask(h[declarer], c)
-            dtop = _high(dl)
-            if (partner == (s + 2) % 3 and not _beats(dtop, top)) or \
-                    (partner == (s + 1) % 3 and not _can_beat(h[declarer], c, top)):
-                return 1500 + 10 * NOM[c] - 5 * replies
-    return 1000 - 10 * NOM[c] - 5 * replies
-
-
-@njit(cache=True, inline="always")
 def _beats_mask(f, w):
     """Does the set ``f`` (one player's legal cards) hold a card that beats ``w``?"""
     return (f & (_above(w) | (TAROCKS if w >= 22 else 0))) != 0
 
 
 @njit(cache=True, inline="always")
-def _lead_score_pre(s, c, declarer, f1, f2):
-    """:func:`_lead_score` from the replies ``f1``/``f2`` of the next and the
-    last seat (their legal cards when ``c`` is led: they depend on c's group
-    only, so the caller computes them once per group).  Same scores."""
+def _lead_score(s, c, declarer, f1, f2):
+    """Ordering score of leading card ``c`` from seat ``s`` (higher is tried first).
+
+    Sure winners (no opponent can beat them) come first, the most valuable
+    first; among them and among the others, leads that leave the opponents
+    fewer legal replies come earlier (smaller proof trees); low cards before
+    high ones otherwise.  ``f1``/``f2`` are the legal replies of the next and
+    the last seat: they depend on c's group only, so the caller computes them
+    once per group (measured: ~10% less CPU with the follow-score context).
+    """
     side = s == declarer
     if side:
         replies = popcount_nb(f1) + popcount_nb(f2)
@@ -925,64 +870,8 @@ def _lead_score_pre(s, c, declarer, f1, f2):
 
 
 @njit(cache=True, inline="always")
-def _follow_score(h, s, c, p, led, w, ws, declarer):
-    """Ordering score of following with ``c`` (seat ``s``, trick position ``p``).
-
-    ``w``/``ws`` are the card and seat winning the trick so far.  A card that
-    wins the trick for the mover's side for sure comes first (the most
-    valuable: smear points onto it); then cards that may still let the side
-    win (cheap ones first); then losing cards, cheapest first.  Among the sure
-    winners, a tarock above every tarock of the opponents (one that would win
-    a trick of its own later) goes last: spending it here is rarely the move
-    that proves a bound.  Measured: 26% fewer nodes at 12-13 tricks, 30% on
-    seven full deals (benchmarks/EXPERIMENTS.md, session 3).  The same for a
-    defender's last card of a trick: a suit card above all of the declarer's
-    cards of that suit goes last (-3% nodes at 12-13 tricks, -6% and -12% on
-    two sets of full deals; at the second card, or for the declarer, it loses).
-    """
-    side = s == declarer
-    if _beats(c, w):
-        nw = c
-        nws = s
-    else:
-        nw = w
-        nws = ws
-    ours = (nws == declarer) == side
-    if p == 2:
-        sure = ours
-        possible = ours
-    else:
-        t = (s + 1) % 3
-        if (t == declarer) == side:
-            sure = ours
-            possible = ours or _can_beat(h[t], led, nw)
-        else:
-            possible = ours
-            sure = ours and not _can_beat(h[t], led, nw)
-    if sure:
-        if c < 22:
-            if side:
-                opp = (h[(s + 1) % 3] | h[(s + 2) % 3]) & TAROCKS
-            else:
-                opp = h[declarer] & TAROCKS
-            if opp == 0 or c > _high(opp):
-                return 2940 + 10 * NOM[c] - c
-        elif p == 2 and not side:
-            # the last card of a trick the defenders already win: a suit card
-            # above all of the declarer's cards of its suit (he still holds
-            # some) would win a trick of its own later, so it goes last too
-            opp = h[declarer] & CGM[c]
-            if opp != 0 and c > _high(opp):
-                return 2940 + 10 * NOM[c] - c
-        return 3000 + 10 * NOM[c] - c
-    if possible:
-        return 2000 - 10 * NOM[c] - c
-    return 1000 - 10 * NOM[c] - c
-
-
-@njit(cache=True, inline="always")
 def _follow_context(h, s, p, led, is_decl, declarer):
-    """The per-node parts of :func:`_follow_score_pre` for seat ``s`` following
+    """The per-node parts of :func:`_follow_score` for seat ``s`` following
     at trick position ``p``: (the next player's legal cards if p == 1, is the
     next player on the mover's side, the opponents' highest tarock or -1)."""
     lt = 0
@@ -1000,12 +889,26 @@ def _follow_context(h, s, p, led, is_decl, declarer):
 
 
 @njit(cache=True, inline="always")
-def _follow_score_pre(c, p, side, w, ws, declarer, lt, partner_next, ohi, hd):
-    """:func:`_follow_score` with the per-node parts computed once by the caller:
-    ``side`` (the mover is the declarer), ``lt`` the next player's legal cards
-    (p == 1 only), ``partner_next`` (the next player is on the mover's side),
-    ``ohi`` the opponents' highest tarock (-1: none) and ``hd`` the declarer's
-    hand.  Same scores."""
+def _follow_score(c, p, side, w, ws, declarer, lt, partner_next, ohi, hd):
+    """Ordering score of following with ``c`` at trick position ``p``.
+
+    ``w``/``ws`` are the card and seat winning the trick so far.  A card that
+    wins the trick for the mover's side for sure comes first (the most
+    valuable: smear points onto it); then cards that may still let the side
+    win (cheap ones first); then losing cards, cheapest first.  Among the sure
+    winners, a tarock above every tarock of the opponents (one that would win
+    a trick of its own later) goes last: spending it here is rarely the move
+    that proves a bound (26% fewer nodes at 12-13 tricks, 30% on seven full
+    deals, session 3); the same for a defender's last card of a trick: a suit
+    card above all of the declarer's cards of that suit goes last (-3% nodes
+    at 12-13 tricks, -6% and -12% on two sets of full deals; at the second
+    card, or for the declarer, it loses; session 4).
+
+    The per-node parts come from the caller (:func:`_follow_context`): ``side``
+    (the mover is the declarer), ``lt`` the next player's legal cards (p == 1
+    only), ``partner_next`` (the next player is on the mover's side), ``ohi``
+    the opponents' highest tarock (-1: none); ``hd`` is the declarer's hand.
+    """
     if _beats(c, w):
         # the mover takes the lead of the trick: his own side wins it so far
         nw = c
@@ -1029,6 +932,7 @@ def _follow_score_pre(c, p, side, w, ws, declarer, lt, partner_next, ohi, hd):
             if c > ohi:
                 return 2940 + 10 * NOM[c] - c
         elif p == 2 and not side:
+            # a suit card that would win a trick of its own later
             opp = hd & CGM[c]
             if opp != 0 and c > _high(opp):
                 return 2940 + 10 * NOM[c] - c
@@ -1326,9 +1230,9 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                         lastg = GRP[c]
                         f1 = _follow_mask(h[(s + 1) % 3], c)
                         f2 = _follow_mask(h[(s + 2) % 3], c)
-                    sc = _lead_score_pre(s, c, declarer, f1, f2)
+                    sc = _lead_score(s, c, declarer, f1, f2)
                 else:
-                    sc = _follow_score_pre(c, p, is_decl, fr[d].wcard, fr[d].wseat, declarer, lt,
+                    sc = _follow_score(c, p, is_decl, fr[d].wcard, fr[d].wseat, declarer, lt,
                                            partner_next, ohi, h[declarer])
                 j = cnt
                 while j > 0 and score[j - 1] < sc:

@@ -67,9 +67,9 @@ from .kernel import (
     _cash_points_defence,
     _follow_context,
     _follow_mask,
-    _follow_score_pre,
+    _follow_score,
     _hash,
-    _lead_score_pre,
+    _lead_score,
     _legal,
     _nominal_sum,
     _point_shift,
@@ -494,9 +494,9 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                         lastg = GRP[c]
                         f1 = _follow_mask(h[(s + 1) % 3], c)
                         f2 = _follow_mask(h[(s + 2) % 3], c)
-                    sc = _lead_score_pre(s, c, declarer, f1, f2)
+                    sc = _lead_score(s, c, declarer, f1, f2)
                 else:
-                    sc = _follow_score_pre(c, p, is_decl, wcard[d], wseat[d], declarer, lt,
+                    sc = _follow_score(c, p, is_decl, wcard[d], wseat[d], declarer, lt,
                                            partner_next, ohi, h[declarer])
                 j = cnt
                 while j > 0 and score[j - 1] < sc:
