@@ -965,8 +965,13 @@ def _follow_score(c, p, side, w, ws, declarer, lt, partner_next, ohi, hd):
     else:
         cb = (lt & (_above(nw) | (TAROCKS if nw >= 22 else 0))) != 0
         if partner_next:
-            sure = ours
-            possible = ours or cb
+            # the partner plays the last card: if he can beat the trick's
+            # winner, the trick is surely the defenders' whatever the mover
+            # plays, so a duck is as sure as a win of his own (measured: fail-low
+            # tests of deals 15/2/6/4/14 35.1 -> 29.0 M nodes, full deals 0-19
+            # 0.92x, 20-39 0.97x; session 5)
+            sure = ours or cb
+            possible = sure
         else:
             possible = ours
             sure = ours and not cb
