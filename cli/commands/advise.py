@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import signal
 import sys
 import threading
@@ -72,8 +73,9 @@ def _text_table(df) -> str:
               help="Answer within this time with the worlds done so far.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Random seed: the same seed gives the same worlds and numbers.")
-@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Worker processes (results do not depend on it).")
+@click.option("--jobs", type=click.IntRange(0, 256), default=0, show_default=True,
+              help="Worker processes, 0 = one per available core (the numbers do not depend "
+                   "on it; more workers answer with more worlds within --time-limit).")
 @click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the advice table (NOTATION.md 5.3 advice schema) to FILE.")
@@ -95,6 +97,7 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
     form), or a partial deal such as "F:<hand> - -/?".  Without HAND a demo hand is used.
     """
     rules = load_rules(settings.rules, settings.opts)
+    jobs = jobs or (os.cpu_count() or 1)
     if plot_path:
         _require_matplotlib()
     with capture_warnings() as messages:
