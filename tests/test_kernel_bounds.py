@@ -1,16 +1,16 @@
 """The kernel's tarock-trick bound and rank-only table against brute force.
 
-- :func:`kernel._beatable` is a maximum matching (checked against an
-  exhaustive matcher), and :func:`kernel._beatable_bits` (the search's) equals it;
-- :func:`kernel._trick_bounds` never cuts off a true value: on random trick
+- :func:`bounds._beatable` is a maximum matching (checked against an
+  exhaustive matcher), and :func:`bounds._beatable_bits` (the search's) equals it;
+- :func:`bounds._trick_bounds` never cuts off a true value: on random trick
   starts of 1-5 tricks, declarer's bound <= value <= points left - defenders'
   bound, with the value from the brute-force reference; it is never below
-  :func:`kernel._sure_points` and above it on a hand-built case;
-- :func:`kernel._first_trick` (the seat-order bound) never exceeds the true
+  :func:`bounds._sure_points` and above it on a hand-built case;
+- :func:`bounds._first_trick` (the seat-order bound) never exceeds the true
   value, with and without announced birds, and is stronger than the other
   declarer bounds on a good share of the positions; the same check catches an
   unsound variant (the bound with the bird reserve ignored); the same for
-  :func:`kernel._suit_tops` (the declarer's sure suit winners), whose control
+  :func:`bounds._suit_tops` (the declarer's sure suit winners), whose control
   drops the condition that he surely wins a trick;
 - positions that share a rank-only key but hold other point cards are solved
   from one table: after the first is solved, null-window tests on the second
@@ -29,7 +29,7 @@ import itertools
 import numpy as np
 
 from tarock_solver.cards import NOMINAL
-from tarock_solver.solver import kernel
+from tarock_solver.solver import bounds, kernel, keys
 from tarock_solver.solver.api import Solver, prepare
 from tarock_solver.solver.reference import random_position, reference_value
 
@@ -60,10 +60,10 @@ def test_beatable_is_a_maximum_matching() -> None:
         cards = [int(c) for c in rng.permutation(22)[: int(rng.integers(0, 11))]]
         cut = int(rng.integers(0, len(cards) + 1))
         lo, hi = sorted(cards[:cut]), sorted(cards[cut:])
-        got = kernel._beatable(np.int64(_mask(lo)), np.int64(_mask(hi)))
+        got = bounds._beatable(np.int64(_mask(lo)), np.int64(_mask(hi)))
         assert got == _max_matching(lo, hi), (lo, hi)
         # the search's branch-free version counts the same
-        assert kernel._beatable_bits(np.int64(_mask(lo)), np.int64(_mask(hi))) == got, (lo, hi)
+        assert bounds._beatable_bits(np.int64(_mask(lo)), np.int64(_mask(hi))) == got, (lo, hi)
 
 
 def test_trick_bounds_beat_the_unbeatable_tarocks_on_a_built_case() -> None:
@@ -72,8 +72,8 @@ def test_trick_bounds_beat_the_unbeatable_tarocks_on_a_built_case() -> None:
     decl = _mask([1, 2, 3])
     a = _mask([19, 22, 23])
     b = _mask([30, 31, 38])
-    old_d, old_f = kernel._sure_points(np.int64(decl), np.int64(a), np.int64(b))
-    new_d, new_f = kernel._trick_bounds(np.int64(decl), np.int64(a), np.int64(b))
+    old_d, old_f = bounds._sure_points(np.int64(decl), np.int64(a), np.int64(b))
+    new_d, new_f = bounds._trick_bounds(np.int64(decl), np.int64(a), np.int64(b))
     assert old_d == 0 and new_d == 2
     assert new_f == old_f
     hands = [0, 0, 0]
@@ -91,8 +91,8 @@ def test_trick_bounds_never_cut_the_true_value() -> None:
         h = p["hands"]
         d = p["declarer"]
         hd, ha, hb = (np.int64(h[d]), np.int64(h[(d + 1) % 3]), np.int64(h[(d + 2) % 3]))
-        lb_decl, lb_def = kernel._trick_bounds(hd, ha, hb)
-        old_decl, old_def = kernel._sure_points(hd, ha, hb)
+        lb_decl, lb_def = bounds._trick_bounds(hd, ha, hb)
+        old_decl, old_def = bounds._sure_points(hd, ha, hb)
         assert lb_decl >= old_decl and lb_def == old_def
         stronger += lb_decl > old_decl
         rest = kernel.remaining_points(np.array(h, np.int64), 0, np.zeros(3, np.int64))
@@ -121,11 +121,11 @@ def test_first_trick_bound_never_cuts_the_true_value() -> None:
     stronger = 0
     for p, (hd, ha, hb), birds, value in _first_trick_cases():
         leads = p["leader"] == p["declarer"]
-        z, _ = kernel._first_trick(hd, ha, hb, leads, birds)
+        z, _ = bounds._first_trick(hd, ha, hb, leads, birds)
         assert z <= value, (p, z, value)
-        old = kernel._trick_bounds(hd, ha, hb)[0]
+        old = bounds._trick_bounds(hd, ha, hb)[0]
         if leads:
-            old = max(old, kernel._cash_points(hd, ha, hb, birds))
+            old = max(old, bounds._cash_points(hd, ha, hb, birds))
         stronger += z > old
     assert stronger > 30  # the bound really was tested where it adds something
 
@@ -134,7 +134,7 @@ def test_the_first_trick_check_catches_an_ignored_bird_reserve() -> None:
     # the same harness must fail on a wrong bound: pretending the announced
     # birds may be played at any time overstates the declarer's tricks
     wrong = sum(
-        kernel._first_trick(hd, ha, hb, p["leader"] == p["declarer"], 0)[0] > value
+        bounds._first_trick(hd, ha, hb, p["leader"] == p["declarer"], 0)[0] > value
         for p, (hd, ha, hb), birds, value in _first_trick_cases() if birds)
     assert wrong > 0
 
@@ -146,13 +146,13 @@ def test_suit_tops_bound_never_cuts_the_true_value() -> None:
     for p, (hd, ha, hb), birds, value in _first_trick_cases():
         if p["leader"] == p["declarer"]:
             continue
-        z, k = kernel._first_trick(hd, ha, hb, False, birds)
-        t = kernel._suit_tops(hd, ha, hb, False, k)
+        z, k = bounds._first_trick(hd, ha, hb, False, birds)
+        t = bounds._suit_tops(hd, ha, hb, False, k)
         assert t <= value, (p, t, value)
-        stronger += t > max(z, kernel._trick_bounds(hd, ha, hb)[0])
+        stronger += t > max(z, bounds._trick_bounds(hd, ha, hb)[0])
         # negative control: without "he surely wins a trick" (claiming the
         # lead he does not have) the same check must catch overstatements
-        overstated += kernel._suit_tops(hd, ha, hb, True, k) > value
+        overstated += bounds._suit_tops(hd, ha, hb, True, k) > value
     assert stronger > 20
     assert overstated > 0
 
@@ -191,8 +191,8 @@ def test_rank_only_entries_of_a_twin_position_give_sound_bounds() -> None:
         if twin_hands is None:
             continue
         twin = dict(p, hands=twin_hands)
-        ka = kernel._rank_key(*(np.int64(x) for x in p["hands"]))
-        kb = kernel._rank_key(*(np.int64(x) for x in twin_hands))
+        ka = keys._rank_key(*(np.int64(x) for x in p["hands"]))
+        kb = keys._rank_key(*(np.int64(x) for x in twin_hands))
         assert ka == kb
         first = Solver(tt_bits=10)
         assert first.value(**p) == reference_value(**p)

@@ -9,7 +9,7 @@ from numba import njit
 
 from tarock_solver import bits
 from tarock_solver.cards import GROUP_MASKS
-from tarock_solver.solver import kernel
+from tarock_solver.solver import kernel, keys
 from tarock_solver.solver.table import new_table
 
 
@@ -86,15 +86,15 @@ def _rank_only(hands: tuple[int, int, int]) -> tuple:
 
 @njit
 def _keys(h0, h1, h2, rmask, runion):
-    return kernel._exact_key(h0, h1, h2, rmask, runion), kernel._rank_key(h0, h1, h2)
+    return keys._exact_key(h0, h1, h2, rmask, runion), keys._rank_key(h0, h1, h2)
 
 
 def test_keys_are_one_to_one_with_the_readable_forms() -> None:
     """Equal keys exactly when the relative-rank (or rank-only) forms are equal,
     over many positions that share most cards (so that collisions are likely)."""
     rng = random.Random(7)
-    for rmask, runion in ((kernel.REGION_MASK, kernel.REGION_UNION),
-                          (kernel.REGION_MASK_FIXED, kernel.REGION_UNION_FIXED)):
+    for rmask, runion in ((keys.REGION_MASK, keys.REGION_UNION),
+                          (keys.REGION_MASK_FIXED, keys.REGION_UNION_FIXED)):
         regions = [int(x) for x in rmask]
         seen_exact: dict = {}
         seen_rank: dict = {}

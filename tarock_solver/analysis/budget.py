@@ -27,12 +27,13 @@ from ..cards import bit, indices_of
 from ..play import legal_moves, reserved_mask, trick_points, trick_winner
 from ..solver import Solver, kernel
 from ..solver.api import prepare
+from ..solver.play_kernel import BIRD_KAKADU, BIRD_PAGAT, BIRD_UHU
 
 __all__ = ["BudgetSolver"]
 
 _N_TRICKS = 16
-_BIRD_FLAGS = (("pagat", kernel.BIRD_PAGAT), ("uhu", kernel.BIRD_UHU),
-               ("kakadu", kernel.BIRD_KAKADU))
+_BIRD_FLAGS = (("pagat", BIRD_PAGAT), ("uhu", BIRD_UHU),
+               ("kakadu", BIRD_KAKADU))
 
 
 class BudgetSolver:

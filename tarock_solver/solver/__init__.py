@@ -1,5 +1,8 @@
-"""Double-dummy solver: numba kernels (:mod:`.kernel`), the public API
-(:mod:`.api`) and a brute-force oracle (:mod:`.reference`)."""
+"""Double-dummy solver: the card-point search (:mod:`.kernel`) with its play rules
+(:mod:`.play_kernel`), quick bounds (:mod:`.bounds`), keys (:mod:`.keys`) and move
+ordering (:mod:`.ordering`); the game-point search (:mod:`.payoff_kernel`); the
+public API (:mod:`.api`) and brute-force oracles (:mod:`.reference`,
+:mod:`.payoff_reference`)."""
 
 from .api import (
     NodeLimitExceeded,

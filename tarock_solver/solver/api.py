@@ -31,6 +31,7 @@ from ..cards import CARD_IDS, FULL_MASK, N_CARDS, bit
 from ..errors import DealError, RulesError
 from ..play import legal_moves, reserved_mask
 from . import kernel
+from .play_kernel import BIRD_KAKADU, BIRD_PAGAT, BIRD_UHU
 from .table import new_table
 
 #: Default transposition-table size: 2**21 rows of 64 bytes (128 MiB: 2**22 rank-only
@@ -39,7 +40,7 @@ from .table import new_table
 DEFAULT_TT_BITS = 21
 MIN_TT_BITS, MAX_TT_BITS = 10, 28
 SEAT_NAMES = ("F", "M", "R")
-_BIRD_BITS = {"pagat": kernel.BIRD_PAGAT, "uhu": kernel.BIRD_UHU, "kakadu": kernel.BIRD_KAKADU}
+_BIRD_BITS = {"pagat": BIRD_PAGAT, "uhu": BIRD_UHU, "kakadu": BIRD_KAKADU}
 
 
 class Position(NamedTuple):

@@ -52,31 +52,20 @@ from numba import njit
 
 from ..bits import clz_nb, ctz_nb, pdep_nb, pext_nb, popcount_nb
 from . import table
-from .kernel import (
-    ALL_CARDS,
-    GRP,
-    NOM,
+from .bounds import _cash_points, _cash_points_defence, _sure_points
+from .kernel import _prefetch
+from .keys import (
     QS_MASK,
     REGION_MASK,
     REGION_MASK_FIXED,
     REGION_UNION,
     REGION_UNION_FIXED,
-    _beats,
-    _bit,
-    _cash_points,
-    _cash_points_defence,
-    _follow_context,
-    _follow_mask,
-    _follow_score,
     _hash,
-    _lead_score,
-    _legal,
-    _nominal_sum,
     _point_shift,
-    _prefetch,
     _representatives,
-    _sure_points,
 )
+from .ordering import _follow_context, _follow_score, _lead_score
+from .play_kernel import ALL_CARDS, GRP, NOM, _beats, _bit, _follow_mask, _legal, _nominal_sum
 
 # The play rules, quick bounds, move ordering, hash, point shift and the
 # relative-rank regions above are the card-point kernel's; the table layout
