@@ -21,7 +21,8 @@ included.
 This is the card-point kernel's search (:mod:`.kernel`) with the state
 extended by the flags: the same explicit-stack fail-soft alpha-beta over
 single card plays, the same move ordering (TT move, sure winners, leads
-that leave the opponents few replies), equivalent cards searched once, and
+that leave the opponents few replies), equivalent cards searched once (at
+the last card of a trick also across trick cards), and
 the same transposition-table design — relative-rank keys, buckets of
 :data:`BUCKET` rows whose first rows keep the entries that saved the most
 work, the best move stored normalised, rows prefetched while the quick
@@ -34,10 +35,13 @@ kernel's idea 5b).  What the payoff adds:
   identity (in the exact key: tarock region IV..XX instead of II..XX when II
   or III matter, see :func:`_key`; in the rank-only key: which of I..III are
   in play, see :func:`_rank_key`);
-* quick bounds: a bound on future card points (sure points, cashing) only
-  decides a test when it decides it for every final outcome still
-  reachable, so it is compared with the least / most threshold over those
-  outcomes (``t_lo`` / ``t_hi``, by flags and by which birds are settled);
+* quick bounds: a bound on future card points (sure points with the
+  declarer's tarock-trick count, cashing; where the table did not cut, the
+  seat-order bound and his sure suit winners) only decides a test when it
+  decides it for every final outcome still reachable, so it is compared
+  with the least / most threshold over those outcomes (``t_lo`` / ``t_hi``,
+  by flags and by which birds are settled); each is a bound for every line
+  of play or a strategy of one side, so it holds whatever outcome follows;
 * the last trick is scored directly (flags resolved, threshold subtracted).
 
 The root is always searched move by move (never cut by the table or a
@@ -52,7 +56,13 @@ from numba import njit
 
 from ..bits import clz_nb, ctz_nb, pdep_nb, pext_nb, popcount_nb
 from . import table
-from .bounds import _cash_points, _cash_points_defence, _sure_points
+from .bounds import (
+    _cash_points,
+    _cash_points_defence,
+    _first_trick,
+    _suit_tops,
+    _trick_bounds,
+)
 from .kernel import _prefetch
 from .keys import (
     QS_MASK,
@@ -60,12 +70,25 @@ from .keys import (
     REGION_MASK_FIXED,
     REGION_UNION,
     REGION_UNION_FIXED,
+    _drop_equivalent,
+    _equal_neighbours,
     _hash,
     _point_shift,
     _representatives,
 )
 from .ordering import _follow_context, _follow_score, _lead_score
-from .play_kernel import ALL_CARDS, GRP, NOM, _beats, _bit, _follow_mask, _legal, _nominal_sum
+from .play_kernel import (
+    ALL_CARDS,
+    GRP,
+    NOM,
+    TAROCKS,
+    _above,
+    _beats,
+    _bit,
+    _follow_mask,
+    _legal,
+    _nominal_sum,
+)
 
 # The play rules, quick bounds, move ordering, hash, point shift and the
 # relative-rank regions above are the card-point kernel's; the table layout
@@ -102,6 +125,14 @@ MAX_GOALS = 1024
 #: rank-only entry (key0..2, bounds, cards in play).
 TT_COLUMNS = 9
 _RANK_SALT = np.int64(0x5bd1e995)
+
+
+#: One stack frame of :func:`search` per card played, as one record array
+#: (the card-point kernel's FRAME: fewer live array pointers in the loop).
+PFRAME = np.dtype([(f, np.int64) for f in (
+    "mover", "pos", "lead", "wcard", "wseat", "card", "flg", "al", "be", "best", "bmove",
+    "gain", "nm", "mi", "store", "nstart", "fixd", "k0", "k1", "k2")]
+    + [("mv", np.int64, (MAXMOVES,))])
 
 
 @njit(cache=True, inline="always")
@@ -282,25 +313,8 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
     h[0] = hands_in[0]
     h[1] = hands_in[1]
     h[2] = hands_in[2]
-    mover = np.empty(MAXPLY, np.int64)
-    pos = np.empty(MAXPLY, np.int64)
-    lead = np.empty(MAXPLY, np.int64)
-    wcard = np.empty(MAXPLY, np.int64)
-    wseat = np.empty(MAXPLY, np.int64)
-    card = np.empty(MAXPLY, np.int64)
-    flg = np.empty(MAXPLY, np.int64)
-    al = np.empty(MAXPLY, np.int64)
-    be = np.empty(MAXPLY, np.int64)
-    best = np.empty(MAXPLY, np.int64)
-    bmove = np.empty(MAXPLY, np.int64)
-    gain = np.empty(MAXPLY, np.int64)
-    nm = np.empty(MAXPLY, np.int64)
-    mi = np.empty(MAXPLY, np.int64)
-    store = np.zeros(MAXPLY, np.int64)
-    nstart = np.zeros(MAXPLY, np.int64)
-    fixd = np.zeros(MAXPLY, np.int64)
-    key = np.empty((MAXPLY, 3), np.int64)
-    mv = np.empty((MAXPLY, MAXMOVES), np.int64)
+    # one stack frame per card played, one record (as the card-point kernel's FRAME)
+    fr = np.zeros(MAXPLY, PFRAME)
     score = np.empty(MAXMOVES, np.int64)
 
     tt_mask = tt.shape[0] - 1
@@ -309,11 +323,11 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
 
     d0 = ntc
     for i in range(ntc):
-        card[i] = tcards[i]
-    pos[d0] = ntc
-    lead[d0] = leader0
-    mover[d0] = (leader0 + ntc) % 3
-    flg[d0] = flags0
+        fr[i].card = tcards[i]
+    fr[d0].pos = ntc
+    fr[d0].lead = leader0
+    fr[d0].mover = (leader0 + ntc) % 3
+    fr[d0].flg = flags0
     if ntc > 0:
         w = tcards[0]
         ws = leader0
@@ -321,10 +335,10 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
             if _beats(tcards[i], w):
                 w = tcards[i]
                 ws = (leader0 + i) % 3
-        wcard[d0] = w
-        wseat[d0] = ws
-    al[d0] = alpha0
-    be[d0] = beta0
+        fr[d0].wcard = w
+        fr[d0].wseat = ws
+    fr[d0].al = alpha0
+    fr[d0].be = beta0
     stats[ST_BEST] = -1
 
     nodes = 0
@@ -341,11 +355,11 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                 stats[ST_ABORTED] = 1
                 v = 0
                 break
-            p = pos[d]
-            s = mover[d]
-            f = flg[d]
-            store[d] = 0
-            nstart[d] = nodes
+            p = fr[d].pos
+            s = fr[d].mover
+            f = fr[d].flg
+            fr[d].store = 0
+            fr[d].nstart = nodes
             ttmove = -1
             if p == 0:
                 n = popcount_nb(h[s])
@@ -375,8 +389,8 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                 # Birds whose trick is ahead keep their identity, and so do the
                 # reserved ones (their legality depends on the trick number);
                 # II/III need the fixed normalisation regions.
-                fixd[d] = openb | (reserve & allc)
-                fixed = (fixd[d] & 6) != 0
+                fr[d].fixd = openb | (reserve & allc)
+                fixed = (fr[d].fixd & 6) != 0
                 use_tt = n >= TT_MIN_CARDS
                 if use_tt:
                     k0, k1, k2 = _key(h[0], h[1], h[2], fixed)
@@ -388,7 +402,7 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                     # quick bounds on future card points, admissible for every reachable outcome
                     col = f | (openb << 7)
                     rest = _nominal_sum(allc) - 2 * n
-                    lbd, lbf = _sure_points(h[declarer], h[def_a], h[def_b])
+                    lbd, lbf = _trick_bounds(h[declarer], h[def_a], h[def_b])
                     if s == declarer:
                         cp = _cash_points(h[s], h[def_a], h[def_b], reserve)
                         if cp > lbd:
@@ -397,12 +411,12 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                         cp = _cash_points_defence(h[s], h[3 - s - declarer], h[declarer])
                         if cp > lbf:
                             lbf = cp
-                    if lbd - THI[col] >= be[d]:
+                    if lbd - THI[col] >= fr[d].be:
                         v = lbd - THI[col]
                         stats[ST_QB_CUTS] += 1
                         state = RETURN
                         continue
-                    if rest - lbf - TLO[col] <= al[d]:
+                    if rest - lbf - TLO[col] <= fr[d].al:
                         v = rest - lbf - TLO[col]
                         stats[ST_QB_CUTS] += 1
                         state = RETURN
@@ -416,8 +430,8 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                     if data >= 0:
                         stats[ST_TT_HITS] += 1
                         lo, up = _bounds_for(data, goal)
-                        if d > d0 and (lo >= be[d] or up <= al[d] or lo == up):
-                            v = lo if lo >= be[d] else up
+                        if d > d0 and (lo >= fr[d].be or up <= fr[d].al or lo == up):
+                            v = lo if lo >= fr[d].be else up
                             state = RETURN
                             continue
                         tm = (data >> 24) & 255
@@ -425,7 +439,7 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                             ttmove = ctz_nb(pdep_nb(_bit(tm), _squeeze_mask(allc, fixed)))
                     # the rank-only table: bounds of a position with the same
                     # rank structure, widened by the point differences
-                    q0, q1, q2 = _rank_key(h[0], h[1], h[2], fixd[d])
+                    q0, q1, q2 = _rank_key(h[0], h[1], h[2], fr[d].fixd)
                     q2 |= (np.int64(s) << 27) | (f << 29) | KEY_VALID
                     r2 = _hash(q0 ^ _RANK_SALT, q1, q2) & tt_mask
                     if d > d0 and tt[r2, 4] == q0 and tt[r2, 5] == q1 and tt[r2, 6] == q2:
@@ -434,35 +448,65 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                         lo2, up2 = _bounds_for(d2, goal)
                         lo2 -= ddn
                         up2 += ddu
-                        if lo2 >= be[d] or up2 <= al[d]:
-                            v = lo2 if lo2 >= be[d] else up2
+                        if lo2 >= fr[d].be or up2 <= fr[d].al:
+                            v = lo2 if lo2 >= fr[d].be else up2
                             stats[ST_TT_HITS] += 1
                             state = RETURN
                             continue
-                    store[d] = 1
-                    key[d, 0] = k0
-                    key[d, 1] = k1
-                    key[d, 2] = k2
+                    fr[d].store = 1
+                    fr[d].k0 = k0
+                    fr[d].k1 = k1
+                    fr[d].k2 = k2
+                if d > d0:
+                    # the seat-order bound and the declarer's sure suit winners
+                    # (strategies of his: sound for every reachable outcome
+                    # against the most threshold), only where neither the
+                    # table nor the cheaper bounds closed the node
+                    zb, zk = _first_trick(h[declarer], h[def_a], h[def_b], s == declarer, reserve)
+                    if zb - THI[col] >= fr[d].be:
+                        v = zb - THI[col]
+                        stats[ST_QB_CUTS] += 1
+                        state = RETURN
+                        continue
+                    if s != declarer:
+                        zb = _suit_tops(h[declarer], h[def_a], h[def_b], False, zk)
+                        if zb - THI[col] >= fr[d].be:
+                            v = zb - THI[col]
+                            stats[ST_QB_CUTS] += 1
+                            state = RETURN
+                            continue
             elif d > d0:
-                fixd[d] = fixd[d - 1]
+                fr[d].fixd = fr[d - 1].fixd
             else:
                 # the root is inside a trick: the trick's leader tells the trick number
                 allc = h[0] | h[1] | h[2]
                 for i in range(p):
-                    allc |= _bit(card[i])
-                tn = 17 - popcount_nb(h[lead[d]]) - 1
-                fixd[d] = _open_birds(allc, tn, relevant) | (reserve & allc)
+                    allc |= _bit(fr[i].card)
+                tn = 17 - popcount_nb(h[fr[d].lead]) - 1
+                fr[d].fixd = _open_birds(allc, tn, relevant) | (reserve & allc)
 
             # move generation: legal cards, one per equivalence class, ordered
             hand = h[s]
-            led = card[d - p] if p > 0 else -1
+            led = fr[d - p].card if p > 0 else -1
             is_decl = s == declarer
-            trick_no = 17 - popcount_nb(h[lead[d]]) - (1 if p > 0 else 0)
+            trick_no = 17 - popcount_nb(h[fr[d].lead]) - (1 if p > 0 else 0)
             legal = _legal(hand, led, is_decl, reserve, trick_no)
             in_play = h[0] | h[1] | h[2]
-            for i in range(p):
-                in_play |= _bit(card[d - p + i])
-            m = _representatives(legal, in_play, fixd[d])
+            if p == 2:
+                # The last card of a trick: two cards that both win it (or both
+                # lose it) and have no card of the hands between them leave
+                # positions of the same rank structure and the same flags,
+                # whatever trick cards lie between them (fixed birds keep
+                # their identity: _equal_neighbours leaves them out).
+                w = fr[d].wcard
+                wins = legal & (_above(w) | (TAROCKS if w >= 22 else 0))
+                eq = _equal_neighbours(in_play, fr[d].fixd)
+                m = (_drop_equivalent(wins, in_play, eq)
+                     | _drop_equivalent(legal & ~wins, in_play, eq))
+            else:
+                for i in range(p):
+                    in_play |= _bit(fr[d - p + i].card)
+                m = _representatives(legal, in_play, fr[d].fixd)
             lt = 0
             partner_next = False
             ohi = -1
@@ -485,121 +529,121 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                         f2 = _follow_mask(h[(s + 2) % 3], c)
                     sc = _lead_score(s, c, declarer, f1, f2)
                 else:
-                    sc = _follow_score(c, p, is_decl, wcard[d], wseat[d], declarer, lt,
+                    sc = _follow_score(c, p, is_decl, fr[d].wcard, fr[d].wseat, declarer, lt,
                                            partner_next, ohi, h[declarer])
                 j = cnt
                 while j > 0 and score[j - 1] < sc:
                     score[j] = score[j - 1]
-                    mv[d, j] = mv[d, j - 1]
+                    fr[d].mv[j] = fr[d].mv[j - 1]
                     j -= 1
                 score[j] = sc
-                mv[d, j] = c
+                fr[d].mv[j] = c
                 cnt += 1
-            nm[d] = cnt
-            mi[d] = 0
-            best[d] = -INF if is_decl else INF
-            bmove[d] = -1
+            fr[d].nm = cnt
+            fr[d].mi = 0
+            fr[d].best = -INF if is_decl else INF
+            fr[d].bmove = -1
             state = NEXT
             continue
 
         if state == NEXT:
-            if mi[d] < nm[d]:
-                c = mv[d, mi[d]]
-                mi[d] += 1
-                s = mover[d]
-                p = pos[d]
+            if fr[d].mi < fr[d].nm:
+                c = fr[d].mv[fr[d].mi]
+                fr[d].mi += 1
+                s = fr[d].mover
+                p = fr[d].pos
                 h[s] ^= _bit(c)
-                card[d] = c
+                fr[d].card = c
                 if p == 0:
                     w = c
                     ws = s
-                elif _beats(c, wcard[d]):
+                elif _beats(c, fr[d].wcard):
                     w = c
                     ws = s
                 else:
-                    w = wcard[d]
-                    ws = wseat[d]
+                    w = fr[d].wcard
+                    ws = fr[d].wseat
                 if p == 2:
-                    c0 = card[d - 2]
-                    c1 = card[d - 1]
+                    c0 = fr[d - 2].card
+                    c1 = fr[d - 1].card
                     g = NOM[c0] + NOM[c1] + NOM[c] - 2 if ws == declarer else 0
-                    tno = 16 - popcount_nb(h[lead[d]])
-                    flg[d + 1] = _resolve_flags(flg[d], tno, c0, c1, c, lead[d], ws, declarer)
-                    pos[d + 1] = 0
-                    lead[d + 1] = ws
-                    mover[d + 1] = ws
+                    tno = 16 - popcount_nb(h[fr[d].lead])
+                    fr[d + 1].flg = _resolve_flags(fr[d].flg, tno, c0, c1, c, fr[d].lead, ws, declarer)
+                    fr[d + 1].pos = 0
+                    fr[d + 1].lead = ws
+                    fr[d + 1].mover = ws
                 else:
                     g = 0
-                    flg[d + 1] = flg[d]
-                    pos[d + 1] = p + 1
-                    lead[d + 1] = lead[d]
-                    mover[d + 1] = (s + 1) % 3
-                    wcard[d + 1] = w
-                    wseat[d + 1] = ws
-                gain[d] = g
+                    fr[d + 1].flg = fr[d].flg
+                    fr[d + 1].pos = p + 1
+                    fr[d + 1].lead = fr[d].lead
+                    fr[d + 1].mover = (s + 1) % 3
+                    fr[d + 1].wcard = w
+                    fr[d + 1].wseat = ws
+                fr[d].gain = g
                 # the child's window, shifted by the points this move banks
                 if s == declarer:
-                    a = al[d] if al[d] > best[d] else best[d]
-                    b = be[d]
+                    a = fr[d].al if fr[d].al > fr[d].best else fr[d].best
+                    b = fr[d].be
                 else:
-                    a = al[d]
-                    b = be[d] if be[d] < best[d] else best[d]
-                al[d + 1] = a - g
-                be[d + 1] = b - g
+                    a = fr[d].al
+                    b = fr[d].be if fr[d].be < fr[d].best else fr[d].best
+                fr[d + 1].al = a - g
+                fr[d + 1].be = b - g
                 d += 1
                 state = ENTER
                 continue
-            v = best[d]
+            v = fr[d].best
             # all moves searched: fall through to the store below
         else:
             # RETURN: v is the value of node d; hand it to the parent
             if d == d0:
                 break
             d -= 1
-            s = mover[d]
-            h[s] ^= _bit(card[d])
-            v += gain[d]
+            s = fr[d].mover
+            h[s] ^= _bit(fr[d].card)
+            v += fr[d].gain
             if s == declarer:
-                if v > best[d]:
-                    best[d] = v
-                    bmove[d] = card[d]
-                if best[d] < be[d]:
+                if v > fr[d].best:
+                    fr[d].best = v
+                    fr[d].bmove = fr[d].card
+                if fr[d].best < fr[d].be:
                     state = NEXT
                     continue
             else:
-                if v < best[d]:
-                    best[d] = v
-                    bmove[d] = card[d]
-                if best[d] > al[d]:
+                if v < fr[d].best:
+                    fr[d].best = v
+                    fr[d].bmove = fr[d].card
+                if fr[d].best > fr[d].al:
                     state = NEXT
                     continue
-            v = best[d]
+            v = fr[d].best
 
         # node d is finished with value v: store its bounds at trick starts
         state = RETURN
         if d == d0:
-            stats[ST_BEST] = bmove[d]
-        if store[d]:
+            stats[ST_BEST] = fr[d].bmove
+        if fr[d].store:
             lo = -INF
             up = INF
-            if v <= al[d]:
+            if v <= fr[d].al:
                 up = v
-            elif v >= be[d]:
+            elif v >= fr[d].be:
                 lo = v
             else:
                 lo = v
                 up = v
             tm = _NO_MOVE
             # a fail-low node has no best move worth remembering
-            fail_low = v <= al[d] if mover[d] == declarer else v >= be[d]
-            if bmove[d] >= 0 and not fail_low:
-                sq = _squeeze_mask(h[0] | h[1] | h[2], (fixd[d] & 6) != 0)
-                tm = popcount_nb(sq & (_bit(bmove[d]) - 1))
+            fail_low = v <= fr[d].al if fr[d].mover == declarer else v >= fr[d].be
+            if fr[d].bmove >= 0 and not fail_low:
+                sq = _squeeze_mask(h[0] | h[1] | h[2], (fr[d].fixd & 6) != 0)
+                tm = popcount_nb(sq & (_bit(fr[d].bmove) - 1))
             # replacement priority: the work this entry saves (log2 of nodes)
-            wk = 64 - clz_nb(np.int64(nodes - nstart[d]) | 1)
-            k0 = key[d, 0]
-            k1 = key[d, 1]
-            k2 = key[d, 2]
+            wk = 64 - clz_nb(np.int64(nodes - fr[d].nstart) | 1)
+            k0 = fr[d].k0
+            k1 = fr[d].k1
+            k2 = fr[d].k2
             slot = _hash(k0, k1, k2) & tt_mask & ~np.int64(BUCKET - 1)
             target = -1
             glo = goal
@@ -642,8 +686,8 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
             tt[target, 3] = _pack(lo, up, tm, wk, glo, gup)
             # the rank-only entry: always the newest (merged with an entry of the same cards)
             allp = h[0] | h[1] | h[2]
-            q0, q1, q2 = _rank_key(h[0], h[1], h[2], fixd[d])
-            q2 |= (np.int64(mover[d]) << 27) | (flg[d] << 29) | KEY_VALID
+            q0, q1, q2 = _rank_key(h[0], h[1], h[2], fr[d].fixd)
+            q2 |= (np.int64(fr[d].mover) << 27) | (fr[d].flg << 29) | KEY_VALID
             r2 = _hash(q0 ^ _RANK_SALT, q1, q2) & tt_mask
             if tt[r2, 4] == q0 and tt[r2, 5] == q1 and tt[r2, 6] == q2 and tt[r2, 8] == allp:
                 lo, glo, up, gup = _merge(tt[r2, 7], lo, glo, up, gup)
