@@ -56,6 +56,7 @@ from .keys import (
     _equal_neighbours,
     _exact_key,
     _hash,
+    _last_card_representatives,
     _normalise_card,
     _point_shift,
     _rank_key,
@@ -67,8 +68,6 @@ from .play_kernel import (
     BIRD_UHU,
     GRP,
     NOM,
-    TAROCKS,
-    _above,
     _beats,
     _bit,
     _follow_mask,
@@ -400,15 +399,8 @@ def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stat
                 m = legal
                 fr[d].eq = 0
             elif p == 2:
-                # The last card of a trick: two cards that both win it (or both
-                # lose it) and have no card of the hands between them leave
-                # positions of the same rank structure, whatever trick cards
-                # lie between them.
-                w = fr[d].wcard
-                wins = legal & (_above(w) | (TAROCKS if w >= 22 else 0))
-                eq = _equal_neighbours(in_play, birds)
-                m = (_drop_equivalent(wins, in_play, eq)
-                     | _drop_equivalent(legal & ~wins, in_play, eq))
+                # the last card of a trick: classes may span trick cards
+                m = _last_card_representatives(legal, in_play, fr[d].wcard, birds)
             else:
                 for i in range(p):
                     in_play |= _bit(fr[d - p + i].card)

@@ -13,7 +13,7 @@ from numba import njit
 
 from ..bits import ctz_nb, pdep_nb, pext_nb, popcount_nb
 from ..cards import GROUP_MASKS
-from .play_kernel import ALL_CARDS, V2, V3, V4, V5, _bit
+from .play_kernel import ALL_CARDS, TAROCKS, V2, V3, V4, V5, _above, _bit
 
 # Relative-rank normalisation: inside these ranges all cards are worth 1 point,
 # so only their order among the cards still in play matters.  Tarocks II..XX
@@ -91,6 +91,18 @@ def _representatives(legal, in_play, birds):
     birds keep their identity (their play is restricted by trick number).
     """
     return _drop_equivalent(legal, in_play, _equal_neighbours(in_play, birds))
+
+
+@njit(cache=True, inline="always")
+def _last_card_representatives(legal, hands, w, birds):
+    """:func:`_representatives` for the last card of a trick, whose winning
+    card so far is ``w``: two cards that both win the trick (or both lose it)
+    and have no card of the ``hands`` between them leave positions of the same
+    rank structure and the same points, whatever trick cards lie between
+    them.  Birds in ``birds`` keep their identity."""
+    wins = legal & (_above(w) | (TAROCKS if w >= 22 else 0))
+    eq = _equal_neighbours(hands, birds)
+    return _drop_equivalent(wins, hands, eq) | _drop_equivalent(legal & ~wins, hands, eq)
 
 
 @njit(cache=True, inline="always")

@@ -70,9 +70,8 @@ from .keys import (
     REGION_MASK_FIXED,
     REGION_UNION,
     REGION_UNION_FIXED,
-    _drop_equivalent,
-    _equal_neighbours,
     _hash,
+    _last_card_representatives,
     _point_shift,
     _representatives,
 )
@@ -81,8 +80,6 @@ from .play_kernel import (
     ALL_CARDS,
     GRP,
     NOM,
-    TAROCKS,
-    _above,
     _beats,
     _bit,
     _follow_mask,
@@ -493,16 +490,10 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
             legal = _legal(hand, led, is_decl, reserve, trick_no)
             in_play = h[0] | h[1] | h[2]
             if p == 2:
-                # The last card of a trick: two cards that both win it (or both
-                # lose it) and have no card of the hands between them leave
-                # positions of the same rank structure and the same flags,
-                # whatever trick cards lie between them (fixed birds keep
-                # their identity: _equal_neighbours leaves them out).
-                w = fr[d].wcard
-                wins = legal & (_above(w) | (TAROCKS if w >= 22 else 0))
-                eq = _equal_neighbours(in_play, fr[d].fixd)
-                m = (_drop_equivalent(wins, in_play, eq)
-                     | _drop_equivalent(legal & ~wins, in_play, eq))
+                # the last card of a trick: classes may span trick cards; the
+                # flags stay the same too, because the birds whose outcome
+                # matters (fixd) keep their identity
+                m = _last_card_representatives(legal, in_play, fr[d].wcard, fr[d].fixd)
             else:
                 for i in range(p):
                     in_play |= _bit(fr[d - p + i].card)
