@@ -74,8 +74,15 @@ NOMINAL = np.array(
 PAGAT, UHU, KAKADU = 0, 1, 2
 MOND, SKUS = 20, 21
 
+#: The seats in playing order from forehand; seat numbers 0, 1, 2 index this tuple.
+SEAT_NAMES: tuple[str, ...] = ("F", "M", "R")
+
+#: The birds (I, II, III) by name, lowest first.
+BIRD_NAMES: tuple[str, ...] = ("pagat", "uhu", "kakadu")
 #: Bird card index by bird name, with the trick (1-based) the bird must win.
 BIRD_CARD = {"pagat": PAGAT, "uhu": UHU, "kakadu": KAKADU}
+#: The solver's bird bits (a set of birds as a mask): the bit of each bird's card.
+BIRD_BITS = {name: 1 << card for name, card in BIRD_CARD.items()}
 BIRD_TRICK = {"pagat": 16, "uhu": 15, "kakadu": 14}
 
 

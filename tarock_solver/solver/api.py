@@ -30,9 +30,9 @@ import numpy as np
 from ..cards import CARD_IDS, FULL_MASK, N_CARDS, bit
 from ..errors import DealError, RulesError
 from ..play import legal_moves, reserved_mask
-from . import kernel
-from .play_kernel import BIRD_KAKADU, BIRD_PAGAT, BIRD_UHU
-from .table import new_table
+from ._kernels import cardpoint as kernel
+from ._kernels.play import BIRD_KAKADU, BIRD_PAGAT, BIRD_UHU
+from ._kernels.table import new_table
 
 #: Default transposition-table size: 2**21 rows of 64 bytes (128 MiB: 2**22 rank-only
 #: entries, or 2**22 exact-key ones when birds are announced; see kernel.TT_COLUMNS).  Measured on full
@@ -218,7 +218,7 @@ class Solver:
 
     def __init__(self, tt_bits: int | None = None, *, max_nodes: int | None = None) -> None:
         self.tt_bits = _check_tt_bits(tt_bits)
-        self.tt = new_table(self.tt_bits)
+        self.tt = new_table(self.tt_bits, kernel.TT_COLUMNS)
         self.stats = SolveStats()
         self._counters = np.zeros(kernel.NSTATS, dtype=np.int64)
         self.last_nodes = 0

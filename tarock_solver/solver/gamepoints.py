@@ -33,7 +33,7 @@ from ..errors import DealError, RulesError
 from ..play import legal_moves, reserved_mask, trick_thirds, trick_winner
 from ..rules import BIRD_KEYS, Rules, item_name
 from ..scoring import BirdOutcome, ScoreResult
-from . import payoff_kernel as pk
+from ._kernels import gamepoint as pk
 from .api import NodeLimitExceeded
 from .payoff import FLAG_LOST_TRICK, Payoff, _extends, bird_code, make_payoff
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import ctz_nb, pext_nb, popcount_nb
-from .play_kernel import NOM, SUIT_GROUPS, TAROCKS, V2, V3, V4, V5, _bit, _high, _nominal_sum
+from ...bits import ctz_nb, pext_nb, popcount_nb
+from .play import NOM, SUIT_GROUPS, TAROCKS, V2, V3, V4, V5, _bit, _high, _nominal_sum
 
 
 @njit(cache=True, inline="always")

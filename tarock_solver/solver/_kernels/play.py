@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import clz_nb, popcount_nb
-from ..cards import GROUP_MASKS, GROUP_OF, NOMINAL
+from ...bits import clz_nb, popcount_nb
+from ...cards import GROUP_MASKS, GROUP_OF, NOMINAL
 
 NOM = NOMINAL.astype(np.int64)
 GRP = GROUP_OF.astype(np.int64)

@@ -42,7 +42,7 @@ from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..bits import clz_nb, ctz_nb, pdep_nb, popcount_nb
+from ...bits import clz_nb, ctz_nb, pdep_nb, popcount_nb
 from .bounds import _cash_points, _cash_points_defence, _first_trick, _suit_tops, _trick_bounds
 from .keys import (
     REGION_BASE,
@@ -63,7 +63,7 @@ from .keys import (
     _representatives,
 )
 from .ordering import _follow_context, _follow_score, _lead_score
-from .play_kernel import (
+from .play import (
     BIRD_KAKADU,
     BIRD_UHU,
     GRP,
@@ -73,6 +73,16 @@ from .play_kernel import (
     _follow_mask,
     _legal,
     _nominal_sum,
+)
+from .stats import (
+    NSTATS,
+    ST_ABORTED,
+    ST_CUT_FIRST,
+    ST_LIMIT,
+    ST_NODES,
+    ST_QB_CUTS,
+    ST_TT_CUTS,
+    ST_TT_HITS,
 )
 
 INF = 1000
@@ -85,14 +95,6 @@ MAXPLY = 52
 MAXMOVES = 16
 KEY_VALID = np.int64(1) << np.int64(62)
 
-# Stats slots (``stats`` is an int64 array of at least NSTATS entries).
-ST_NODES, ST_TT_HITS, ST_TT_CUTS, ST_QB_CUTS = 0, 1, 2, 3
-#: ``stats[ST_LIMIT] > 0`` caps the nodes of one search; an over-budget search
-#: sets ``stats[ST_ABORTED] = 1``, stores nothing and returns -1.
-ST_LIMIT, ST_ABORTED = 6, 7
-#: cut-offs at trick positions 0, 1, 2 by the first move (8..10) and by later moves (11..13)
-ST_CUT_FIRST = 8
-NSTATS = 16
 
 #: Words of one TT row (one 64-byte cache line): two rank-only entries or two
 #: exact entries (half of a bucket); see :func:`search`.

@@ -12,15 +12,13 @@ import mmap
 
 import numpy as np
 
-from . import kernel
-
 __all__ = ["new_table"]
 
 #: Below this size huge pages buy nothing (the table fits the TLB's reach).
 _HUGE_MIN_BYTES = 8 << 20
 
 
-def new_table(bits: int, columns: int = kernel.TT_COLUMNS) -> np.ndarray:
+def new_table(bits: int, columns: int) -> np.ndarray:
     """A zeroed int64 table of shape ``(2**bits, columns)``, on huge pages where possible."""
     shape = (1 << bits, columns)
     size = shape[0] * shape[1] * 8

@@ -54,7 +54,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import clz_nb, ctz_nb, pdep_nb, pext_nb, popcount_nb
+from ...bits import clz_nb, ctz_nb, pdep_nb, pext_nb, popcount_nb
 from . import table
 from .bounds import (
     _cash_points,
@@ -63,7 +63,7 @@ from .bounds import (
     _suit_tops,
     _trick_bounds,
 )
-from .kernel import _prefetch
+from .cardpoint import _prefetch
 from .keys import (
     QS_MASK,
     REGION_MASK,
@@ -76,7 +76,7 @@ from .keys import (
     _representatives,
 )
 from .ordering import _follow_context, _follow_score, _lead_score
-from .play_kernel import (
+from .play import (
     ALL_CARDS,
     GRP,
     NOM,
@@ -86,6 +86,7 @@ from .play_kernel import (
     _legal,
     _nominal_sum,
 )
+from .stats import ST_ABORTED, ST_BEST, ST_LIMIT, ST_NODES, ST_QB_CUTS, ST_TT_HITS
 
 # The play rules, quick bounds, move ordering, hash, point shift and the
 # relative-rank regions above are the card-point kernel's; the table layout
@@ -110,12 +111,6 @@ _NO_MOVE = 255
 FLAG_LOST_TRICK = 64
 #: Columns of the threshold-bound tables: 128 flag values × 8 settled-bird masks.
 N_BOUND_COLUMNS = 1024
-# stats slots; ST_BEST receives the root's best card (-1 if the root has no moves)
-ST_NODES, ST_TT_HITS, ST_BEST, ST_QB_CUTS = 0, 1, 2, 3
-#: ``stats[ST_LIMIT] > 0`` caps ``stats[ST_NODES]``; a search that would pass it sets
-#: ``stats[ST_ABORTED] = 1`` and returns at once (its result is meaningless).
-ST_LIMIT, ST_ABORTED = 4, 5
-NSTATS = 8
 #: Goals are keyed in bits 48..57 of key2.
 MAX_GOALS = 1024
 #: Columns of one TT row: the exact-key entry (key0..2, data) and the

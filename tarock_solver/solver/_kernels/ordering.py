@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..bits import popcount_nb
-from .play_kernel import CGM, NOM, TAROCKS, _above, _beats, _follow_mask, _high
+from ...bits import popcount_nb
+from .play import CGM, NOM, TAROCKS, _above, _beats, _follow_mask, _high
 
 
 @njit(cache=True, inline="always")

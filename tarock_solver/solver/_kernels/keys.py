@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import ctz_nb, pdep_nb, pext_nb, popcount_nb
-from ..cards import GROUP_MASKS
-from .play_kernel import ALL_CARDS, TAROCKS, V2, V3, V4, V5, _above, _bit
+from ...bits import ctz_nb, pdep_nb, pext_nb, popcount_nb
+from ...cards import GROUP_MASKS
+from .play import ALL_CARDS, TAROCKS, V2, V3, V4, V5, _above, _bit
 
 # Relative-rank normalisation: inside these ranges all cards are worth 1 point,
 # so only their order among the cards still in play matters.  Tarocks II..XX
