@@ -51,6 +51,11 @@ def parse_opt(values: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+#: The commands' package: ``tarock_cli.commands`` when installed (the ``cli/`` folder
+#: installs under that name), ``cli.commands`` when run from a source checkout.
+_COMMANDS = f"{__package__}.commands"
+
+
 class TarockGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [name for name in COMMAND_MODULES if self.get_command(ctx, name) is not None]
@@ -59,9 +64,9 @@ class TarockGroup(click.Group):
         if name not in COMMAND_MODULES:
             return None
         try:
-            module = importlib.import_module(f"cli.commands.{name}")
+            module = importlib.import_module(f"{_COMMANDS}.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"cli.commands.{name}":
+            if exc.name == f"{_COMMANDS}.{name}":
                 return None
             raise
         return module.command

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cli.main import main
+from tarock_cli.main import main
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:

@@ -6,8 +6,8 @@ import csv
 import json
 
 import pytest
+from tarock_cli.main import main
 
-from cli.main import main
 from tarock_solver.advise.inputs import DEMO_HAND, read_advice_input
 from tarock_solver.advise.report import SCHEMA_COLUMNS
 from tarock_solver.errors import DealError, NotationError

@@ -17,8 +17,8 @@ import batch_deals
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from tarock_cli.main import cli
 
-from cli.main import cli
 from tarock_solver.analysis import dd_table, read_results, write_results
 from tarock_solver.batch import (
     BatchError,
@@ -310,7 +310,7 @@ def test_file_without_good_records_gives_a_valid_empty_output(tmp_path):
 def test_bad_input_file_is_an_error_with_status_2(tmp_path):
     path = tmp_path / "deals.txt"
     path.write_text("x\n")
-    proc = subprocess.run([sys.executable, "-m", "cli", "batch", str(path)],
+    proc = subprocess.run([sys.executable, "-m", "tarock_cli", "batch", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "unknown deal file type .txt" in proc.stderr

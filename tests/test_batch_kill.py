@@ -44,7 +44,7 @@ def deals(tmp_path_factory) -> Path:
 
 
 def command(deals: Path, out: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "cli", "batch", str(deals), "-o", str(out), "--jobs", "1",
+    return [sys.executable, "-m", "tarock_cli", "batch", str(deals), "-o", str(out), "--jobs", "1",
             "--chunk-size", str(CHUNK), "--contract", ",".join(CONTRACTS), "--declarer",
             ",".join(DECLARERS), "--no-progress", *extra]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from clitools import run
+from tarock_cli.main import main
 
-from cli.main import main
 from tarock_solver.bench import (
     BenchConfig,
     bench_positions,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from cli.main import main
+from tarock_cli.main import main
 
 
 def run(capsys, *argv: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from clitools import run
+from tarock_cli.commands.show import points_table
+from tarock_cli.main import cli, main
 
-from cli.commands.show import points_table
-from cli.main import cli, main
 from tarock_solver.cards import FULL_MASK
 from tarock_solver.deal import EXAMPLE_DEALS, Deal, random_deals
 from tarock_solver.deal_files import read_deals
@@ -236,10 +236,10 @@ def test_deal_text_to_file_and_format_mismatch(capsys, tmp_path):
 
 def test_console_script_runs():
     # The installed entry point, end to end (a bad deal exits with status 2).
-    ok = subprocess.run([sys.executable, "-m", "cli", "show", "example-1"], capture_output=True,
+    ok = subprocess.run([sys.executable, "-m", "tarock_cli", "show", "example-1"], capture_output=True,
                         text=True, encoding="utf-8", cwd=Path(__file__).resolve().parents[1])
     assert ok.returncode == 0 and ok.stdout.startswith(DIAGRAM_1)
-    bad = subprocess.run([sys.executable, "-m", "cli", "show", EX1.replace("T12", "T23")],
+    bad = subprocess.run([sys.executable, "-m", "tarock_cli", "show", EX1.replace("T12", "T23")],
                          capture_output=True, text=True, encoding="utf-8")
     assert bad.returncode == 2
     assert bad.stderr.startswith('Error: unknown card "T23" at talon position 1: tarocks are '

@@ -29,10 +29,10 @@ from tarock_solver.cards import bit, indices_of, mask_of, round_points, thirds_o
 from tarock_solver.deal import Deal
 from tarock_solver.errors import DealError, FileFormatError, RulesError
 from tarock_solver.notation import parse_deal
+from tarock_solver.oracle.cardpoints import reference_value
 from tarock_solver.rules import load_rules
 from tarock_solver.scoring import ScoreInput, score
 from tarock_solver.solver import Solver
-from tarock_solver.solver.reference import reference_value
 from tarock_solver.talon import exchanges
 
 # A full deal whose forehand is weak (Sküs and low pips), so every F row solves in

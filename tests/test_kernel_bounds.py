@@ -29,9 +29,10 @@ import itertools
 import numpy as np
 
 from tarock_solver.cards import NOMINAL
-from tarock_solver.solver import bounds, kernel, keys
+from tarock_solver.oracle.cardpoints import random_position, reference_value
+from tarock_solver.solver._kernels import bounds, keys
+from tarock_solver.solver._kernels import cardpoint as kernel
 from tarock_solver.solver.api import Solver, prepare
-from tarock_solver.solver.reference import random_position, reference_value
 
 TAROCK_CARDS = range(22)
 

@@ -25,11 +25,11 @@ import pytest
 
 from tarock_solver.cards import BIRD_CARD, INDEX_OF, thirds_of
 from tarock_solver.errors import RulesError
+from tarock_solver.oracle.cardpoints import random_position
+from tarock_solver.oracle.gamepoints import reference_game_value
 from tarock_solver.rules import load_rules
 from tarock_solver.solver.gamepoints import GamePointSearch, reserved_birds, solve_game_points
 from tarock_solver.solver.payoff import make_payoff
-from tarock_solver.solver.payoff_reference import reference_game_value
-from tarock_solver.solver.reference import random_position
 
 PROFILES = ("dummett", "beck", "ms2016", "loew")
 RULES = {name: load_rules(name) for name in PROFILES}

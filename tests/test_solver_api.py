@@ -12,8 +12,8 @@ import pytest
 import tarock_solver
 from tarock_solver.cards import INDEX_OF, mask_of
 from tarock_solver.errors import DealError, RulesError, TarockError
+from tarock_solver.oracle.cardpoints import random_position, reference_value
 from tarock_solver.solver import NodeLimitExceeded, Solver, solve_cards, solve_position
-from tarock_solver.solver.reference import random_position, reference_value
 
 
 def cards(*ids: str) -> int:
@@ -166,7 +166,7 @@ def test_solve_many_matches_single_solves_in_a_spawned_process() -> None:
         """
         import numpy as np
         from tarock_solver.solver import Position, solve_many, solve_position
-        from tarock_solver.solver.reference import random_position
+        from tarock_solver.oracle.cardpoints import random_position
         rng = np.random.default_rng(21)
         ps = [random_position(rng, int(rng.integers(1, 7))) for _ in range(60)]
         want = [solve_position(**p) for p in ps]

@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarock_solver.solver.api import Solver
-from tarock_solver.solver.reference import (
+from tarock_solver.oracle.cardpoints import (
     random_position,
     reference_card_values,
     reference_value,
 )
+from tarock_solver.solver.api import Solver
 
 # tricks -> positions in the CI sample (the 6-trick reference takes ~0.2 s each)
 CI_MIX = {1: 350, 2: 400, 3: 450, 4: 500, 5: 280, 6: 20}

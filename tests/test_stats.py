@@ -12,8 +12,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from tarock_cli.main import cli
 
-from cli.main import cli
 from tarock_solver.analysis import results_frame, write_results
 from tarock_solver.cards import CARD_IDS, indices_of, mask_of
 from tarock_solver.deal import Deal

@@ -9,8 +9,9 @@ from numba import njit
 
 from tarock_solver import bits
 from tarock_solver.cards import GROUP_MASKS
-from tarock_solver.solver import kernel, keys
-from tarock_solver.solver.table import new_table
+from tarock_solver.solver._kernels import cardpoint as kernel
+from tarock_solver.solver._kernels import keys
+from tarock_solver.solver._kernels.table import new_table
 
 
 def _pext(x: int, m: int) -> int:
@@ -117,9 +118,9 @@ def test_keys_are_one_to_one_with_the_readable_forms() -> None:
 
 
 def test_new_table_is_zeroed_and_writable() -> None:
-    t = new_table(20)
+    t = new_table(20, kernel.TT_COLUMNS)
     assert t.shape == (1 << 20, kernel.TT_COLUMNS) and t.dtype == np.int64
     assert not t.any()
     t[5, 3] = 7
     t.fill(0)
-    assert new_table(10).shape == (1 << 10, kernel.TT_COLUMNS)
+    assert new_table(10, kernel.TT_COLUMNS).shape == (1 << 10, kernel.TT_COLUMNS)

@@ -11,8 +11,6 @@ import threading
 
 import click
 
-from cli.commands._text import plain
-from cli.main import Settings
 from tarock_solver.advise.adviser import AdviceRequest, RaceConfig, advise
 from tarock_solver.advise.inputs import read_advice_input
 from tarock_solver.advise.plot import plot_points
@@ -26,6 +24,9 @@ from tarock_solver.deal import capture_warnings
 from tarock_solver.diagram import can_show_symbols, hand_line
 from tarock_solver.notation import SEATS, format_cards
 from tarock_solver.rules import load_rules
+
+from ..main import Settings
+from ._text import plain
 
 
 def _json_default(value: object) -> object:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import click
 
-from cli.main import Settings
 from tarock_solver.batch import (
     DEFAULT_CHUNK_SIZE,
     BatchPlan,
@@ -22,6 +21,8 @@ from tarock_solver.batch import (
     plan_batch,
     run_batch,
 )
+
+from ..main import Settings
 
 #: Bad records shown on stderr; the errors file always has all of them.
 _SHOW_ERRORS = 20

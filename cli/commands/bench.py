@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from cli.main import Settings
+from ..main import Settings
 
 
 def _threads(value: str) -> int | None:

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import click
 
-from cli.main import Settings
 from tarock_solver.deal import random_deals
 from tarock_solver.deal_files import DealRecord, dump_deals
 from tarock_solver.diagram import can_show_symbols, render_deal
 from tarock_solver.errors import FileFormatError
 from tarock_solver.notation import format_deal
 from tarock_solver.rules import load_rules
+
+from ..main import Settings
 
 _FORMAT_OF_SUFFIX = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 #: Fresh seeds stay below 10**9, short enough to read aloud and type back.

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import click
 
-from cli.main import Settings
 from tarock_solver.cards import FULL_MASK, TOTAL_THIRDS, round_points, thirds_of
 from tarock_solver.deal import EXAMPLE_DEALS, Deal, PartialDeal, capture_warnings
 from tarock_solver.deal_files import read_deals
 from tarock_solver.diagram import can_show_symbols, render_deal
 from tarock_solver.notation import SEATS, parse_deal
 from tarock_solver.rules import load_rules
+
+from ..main import Settings
 
 DEMO = "example-1"
 _FILE_SUFFIXES = (".jsonl", ".ndjson", ".csv")

@@ -21,13 +21,13 @@ from typing import Any
 
 import click
 
-from cli.main import Settings
 from tarock_solver.cards import round_points
 from tarock_solver.deal import EXAMPLE_DEALS, Deal, capture_warnings
 from tarock_solver.errors import RulesError
 from tarock_solver.notation import SEATS, card_id, card_label, format_deal, parse_deal
 from tarock_solver.rules import Rules, item_name, load_rules
 
+from ..main import Settings
 from ._text import plain, table
 
 

@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from cli.main import Settings
 from tarock_solver.stats import (
     default_keys,
     load_results,
@@ -15,6 +14,8 @@ from tarock_solver.stats import (
     summarise,
     with_tarocks,
 )
+
+from ..main import Settings
 
 
 def _split(values: tuple[str, ...]) -> list[str]:

@@ -156,7 +156,8 @@ class BoundedSolver:
     """
 
     def __init__(self, tt_bits: int | None = None) -> None:
-        from ..solver import Solver, kernel  # local import: numba loads only when needed
+        from ..solver import Solver
+        from ..solver._kernels import cardpoint as kernel
 
         self._kernel = kernel
         self.solver = Solver(tt_bits)

@@ -25,9 +25,10 @@ import numpy as np
 
 from ..cards import bit, indices_of
 from ..play import legal_moves, reserved_mask, trick_points, trick_winner
-from ..solver import Solver, kernel
+from ..solver import Solver
+from ..solver._kernels import cardpoint as kernel
+from ..solver._kernels.play import BIRD_KAKADU, BIRD_PAGAT, BIRD_UHU
 from ..solver.api import prepare
-from ..solver.play_kernel import BIRD_KAKADU, BIRD_PAGAT, BIRD_UHU
 
 __all__ = ["BudgetSolver"]
 
