@@ -30,7 +30,6 @@ from tarock_solver.errors import RulesError
 from tarock_solver.oracle import random_position
 from tarock_solver.rules import load_rules
 from tarock_solver.solver import (
-    Budget,
     CardPointSearch,
     GamePointSearch,
     Position,
@@ -51,7 +50,7 @@ def card_answers(seed: int) -> list[dict]:
         for _ in range(count):
             p = random_position(rng, tricks)
             pos = Position(p["hands"], p["leader"], p["declarer"], trick=p["trick"],
-                           birds=p["restrictions"])
+                           birds=p["birds"])
             rec: dict = {"i": i, "tricks": tricks}
             r = CardPointSearch(tt_bits=12).value(pos)
             v = r.value
@@ -114,7 +113,7 @@ def game_answers(seed: int) -> list[dict]:
         for _ in range(count):
             rules, payoff, hands, leader, trick = _game_case(rng, tricks, rules_by_name)
             search = GamePointSearch(payoff, rules=rules, tt_bits=12)
-            res = search.solve(hands, leader, trick, Budget())
+            res = search.solve(search.position(hands, leader, trick))
             out.append({"i": i, "tricks": tricks, "net": res.value, "nodes": res.nodes,
                         "tests": res.tests, "line": list(res.detail.line)})
             i += 1

@@ -8,13 +8,19 @@ become one message on stderr and exit status 2; ``--debug`` shows the traceback.
 from __future__ import annotations
 
 import importlib
+import json
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from tarock_solver import __version__
 from tarock_solver.errors import TarockError
+
+if TYPE_CHECKING:
+    from tarock_solver.rules import Rules
 
 #: Command modules, in the order `tarock --help` lists them.
 COMMAND_MODULES = (
@@ -32,12 +38,39 @@ COMMAND_MODULES = (
 
 @dataclass
 class Settings:
-    """Global options shared by every command."""
+    """Global options shared by every command.
+
+    ``rules`` is the profile name given with ``--rules`` and ``opts`` the ``--opt``
+    overrides; commands take the loaded :class:`Rules` from :attr:`loaded_rules` (or
+    :meth:`rules_named` for a profile of their own), which loads each profile once per
+    invocation, on first use: a command that needs no rules never fails on them.
+    """
 
     rules: str = "dummett"
     opts: dict[str, str] = field(default_factory=dict)
     debug: bool = False
     ascii: bool = False
+    _loaded: dict[str, Rules] = field(default_factory=dict, init=False, repr=False,
+                                      compare=False)
+
+    @property
+    def loaded_rules(self) -> Rules:
+        """The rules of ``--rules`` with the ``--opt`` overrides."""
+        return self.rules_named(self.rules)
+
+    def rules_named(self, name: str, options: Mapping[str, Any] | None = None) -> Rules:
+        """Profile ``name`` with ``options`` and, over them, the ``--opt`` overrides.
+
+        RulesError if the profile, a key or a value is unknown.
+        """
+        merged = {**(options or {}), **self.opts}
+        key = json.dumps([name, merged], sort_keys=True, default=repr)
+        if key not in self._loaded:
+            # Imported here: the rules pull in numpy, which `tarock --help` does not need.
+            from tarock_solver.rules import load_rules
+
+            self._loaded[key] = load_rules(name, merged)
+        return self._loaded[key]
 
 
 def parse_opt(values: tuple[str, ...]) -> dict[str, str]:

@@ -32,9 +32,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import SEAT_NAMES
 from .errors import RulesError
+from .rules.names import seat_index
 
-SEATS = ("F", "M", "R")
 #: Every contract key from lowest to highest bid.
 CONTRACT_ORDER: tuple[str, ...] = ("three", "lower", "two", "one", "solo")
 CONTRACT_NAMES = {"three": "Three", "lower": "Lower", "two": "Two", "one": "One", "solo": "Solo"}
@@ -80,7 +81,7 @@ class Bid:
 
     def describe(self) -> str:
         level = f" ({self.level})" if self.level else ""
-        return f"{CONTRACT_NAMES[self.contract]}{level} by {SEATS[self.seat]}"
+        return f"{CONTRACT_NAMES[self.contract]}{level} by {SEAT_NAMES[self.seat]}"
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class AuctionResult:
 
     @property
     def declarer_seat(self) -> str | None:
-        return None if self.declarer is None else SEATS[self.declarer]
+        return None if self.declarer is None else SEAT_NAMES[self.declarer]
 
     def describe(self) -> str:
         if not self.is_game:
@@ -115,7 +116,7 @@ class AuctionResult:
                     "graz_keep_talon": "all passed: the dealer keeps the talon"}[self.outcome]
         level = f" at level {self.level}" if self.level else ""
         value = f" (G {self.game_value})" if self.game_value is not None else ""
-        return f"{SEATS[self.declarer]} plays {CONTRACT_NAMES[self.contract]}{level}{value}"
+        return f"{SEAT_NAMES[self.declarer]} plays {CONTRACT_NAMES[self.contract]}{level}{value}"
 
 
 def _as_bool(name: str, value: Any) -> bool:
@@ -262,7 +263,7 @@ class Auction:
 
     @property
     def seat_to_move(self) -> str | None:
-        return None if self.to_move is None else SEATS[self.to_move]
+        return None if self.to_move is None else SEAT_NAMES[self.to_move]
 
     def legal_calls(self) -> list[str]:
         """The canonical calls open to the player to move (empty once the auction is over)."""
@@ -367,18 +368,19 @@ class Auction:
         mover = self.to_move
         assert mover is not None
         if seat is not None:
-            who = _seat_index(seat)
+            who = seat_index(seat)
             if who != mover:
                 reason = ("has dropped out and may no longer speak" if not self.active[who]
                           else "may not speak now")
-                raise RulesError(f"{SEATS[who]} {reason}; it is {SEATS[mover]}'s turn.")
+                raise RulesError(f"{SEAT_NAMES[who]} {reason}; it is {SEAT_NAMES[mover]}'s turn.")
         call = self.parse_call(raw)
         legal = self._calls_for(mover)
         if call in DROP_CALLS:
             call = legal[0]  # pass and accept are one call: drop out
         if call not in legal:
             raise RulesError(
-                f'illegal call "{raw.strip()}" by {SEATS[mover]}: {self._why_illegal(call, mover)} '
+                f'illegal call "{raw.strip()}" by {SEAT_NAMES[mover]}: '
+                f'{self._why_illegal(call, mover)} '
                 f'Legal calls now: {", ".join(legal)}.'
             )
         self.history.append((mover, call))
@@ -390,7 +392,7 @@ class Auction:
         if call in CONTRACT_ORDER and call not in opts.contracts:
             return f"profile {opts.name} has no {CONTRACT_NAMES[call]} contract."
         if self._reply_pending:
-            return (f"{SEATS[seat]} must first answer the take-over of his bid: accept, "
+            return (f"{SEAT_NAMES[seat]} must first answer the take-over of his bid: accept, "
                     f"{'hold or ' if self._reply_may_hold else ''}a higher contract.")
         if call == "lower":
             if opts.takeover_mode != "lower_bid":
@@ -398,7 +400,7 @@ class Auction:
             if bid is not None and bid.contract != "three":
                 return f"Lower must beat the current bid, and only beats a Three; {current}"
             return (f"Lower is legal only over a Three made or held by a player senior to "
-                    f"{SEATS[seat]}; {current}")
+                    f"{SEAT_NAMES[seat]}; {current}")
         if call in CONTRACT_ORDER:
             if bid is not None and CONTRACT_ORDER.index(call) <= CONTRACT_ORDER.index(bid.contract):
                 return f"{CONTRACT_NAMES[call]} must beat the current bid; {current}"
@@ -413,7 +415,7 @@ class Auction:
                 return "only the original bidder may hold, in reply to a take-over."
             if bid.contract == "solo" and not opts.solo_holdable:
                 return "a Solo cannot be held (solo_holdable=false)."
-            return (f"{SEATS[seat]} may hold only a bid made by a junior player "
+            return (f"{SEAT_NAMES[seat]} may hold only a bid made by a junior player "
                     f"(seniority F > M > R); {current}")
         if call == TAKEOVER:
             if opts.takeover_mode not in ("beck_once", "loew_any"):
@@ -488,15 +490,6 @@ class Auction:
     def _finish(self, result: AuctionResult) -> None:
         self.result = result
         self.to_move = None
-
-
-def _seat_index(seat: str | int) -> int:
-    if isinstance(seat, int) and 0 <= seat < 3:
-        return seat
-    if isinstance(seat, str) and seat.strip().upper() in SEATS:
-        return SEATS.index(seat.strip().upper())
-    raise RulesError(f'unknown seat "{seat}"; seats are F (forehand), M (middlehand), '
-                     f"R (rearhand = dealer).")
 
 
 def run_auction(rules: Any, calls: list[str] | tuple[str, ...]) -> Auction:

@@ -1,4 +1,4 @@
-"""Bit helpers for card masks, usable from Python and from numba kernels.
+"""Bit operations on card masks, usable from Python and from numba kernels.
 
 The ``*_nb`` functions are numba intrinsics that compile to single machine
 instructions (``popcnt``, ``tzcnt``, ``lzcnt``) inside ``@njit`` code.  Plain

@@ -15,11 +15,20 @@ A hand is the OR of ``1 << index``.  Groups are numbered 0 = tarock,
 
 Card values are kept as *nominal* values (5/4/3/2/1); a pile of n cards with
 nominal sum F is worth ``3F - 2n`` thirds (RULES.md 1.2).
+
+The names every layer shares are defined here once: the seats F, M, R, the birds, the
+canonical card ids and the printed card labels (``XXI``, ``♥K``), so that the game model
+(:mod:`tarock_solver.deal`) can name cards in its messages without importing the text
+formats of :mod:`tarock_solver.notation`.
 """
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
+
+from .errors import NotationError
 
 N_CARDS = 54
 N_TAROCKS = 22
@@ -76,6 +85,11 @@ MOND, SKUS = 20, 21
 
 #: The seats in playing order from forehand; seat numbers 0, 1, 2 index this tuple.
 SEAT_NAMES: tuple[str, ...] = ("F", "M", "R")
+SEAT_HELP = "seats are F (forehand), M (middlehand), R (rearhand = dealer)"
+
+#: Cards in each hand of a deal, and in the talon (16 + 16 + 16 + 6 = 54).
+HAND_SIZE = 16
+TALON_SIZE = 6
 
 #: The birds (I, II, III) by name, lowest first.
 BIRD_NAMES: tuple[str, ...] = ("pagat", "uhu", "kakadu")
@@ -176,3 +190,77 @@ def wins(thirds: int, win_thirds: int = 107) -> bool:
 
 TOTAL_THIRDS = 210
 assert thirds_of(FULL_MASK) == TOTAL_THIRDS
+
+
+def seat_index(seat: int | str) -> int:
+    """0, 1, 2 for ``"F"``, ``"M"``, ``"R"`` (any case) or for the integers themselves."""
+    if isinstance(seat, str):
+        key = seat.strip().upper()
+        if key in SEAT_NAMES:
+            return SEAT_NAMES.index(key)
+        raise NotationError(f'unknown seat "{seat}"; {SEAT_HELP}.')
+    # numbers.Integral also admits numpy integers, which engine code passes around.
+    if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat <= 2:
+        raise NotationError(f"unknown seat {seat!r}; {SEAT_HELP}, or 0, 1, 2.")
+    return int(seat)
+
+
+# ---------------------------------------------------------------------------
+# Card names: canonical ids and the printed forms (NOTATION 1.1, 4 and 7)
+# ---------------------------------------------------------------------------
+
+_ROMAN_ONES = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
+
+
+def roman(number: int) -> str:
+    """Roman numeral with subtractive forms (IV, IX, XIV, XIX), for 1 <= number <= 39."""
+    if not 1 <= number <= 39:
+        raise ValueError(f"roman() supports 1 to 39, not {number}")
+    return "X" * (number // 10) + _ROMAN_ONES[number % 10]
+
+
+def check_index(index: int) -> int:
+    """``index`` as a plain int; ValueError if it is not a card index 0..53."""
+    index = int(index)
+    if not 0 <= index < N_CARDS:
+        raise ValueError(f"card index {index} is outside 0..{N_CARDS - 1}")
+    return index
+
+
+def card_id(index: int) -> str:
+    """Canonical id of a card: ``T1`` … ``T22``, ``HK``, ``DA``, ``S10``, ``CC`` …"""
+    return CARD_IDS[check_index(index)]
+
+
+def _group_and_rank(index: int) -> tuple[int, int]:
+    for group in (CLUBS, SPADES, DIAMONDS, HEARTS):
+        if index >= GROUP_START[group]:
+            return group, index - GROUP_START[group]
+    return TAROCK, index
+
+
+def _rank_label(group: int, rank: int) -> str:
+    # Printed forms follow the cards: the red pip A is a "1", the black ten a "10".
+    if group in RED_GROUPS:
+        return "1" if RED_RANK_IDS[rank] == "A" else RED_RANK_IDS[rank]
+    return BLACK_RANK_IDS[rank]
+
+
+def card_label(index: int, ascii: bool = False) -> str:
+    """Human form of a card: ``XXI``, ``Sküs`` (``Skus``), ``♥K`` (``HK``), ``♦1`` (``D1``).
+
+    Every label is itself an accepted input spelling, so labels can be pasted back.
+    """
+    index = check_index(index)
+    group, rank = _group_and_rank(index)
+    if group == TAROCK:
+        if index == N_TAROCKS - 1:
+            return "Skus" if ascii else "Sküs"
+        return roman(index + 1)
+    symbol = GROUP_ASCII[group] if ascii else GROUP_SYMBOLS[group]
+    return symbol + _rank_label(group, rank)
+
+
+def describe_card(index: int, ascii: bool = False) -> str:
+    """``"HK (♥K)"``: canonical id first, then the human form, as NOTATION 7 names cards."""
+    return f"{card_id(index)} ({card_label(index, ascii=ascii)})"

@@ -7,6 +7,10 @@ that are not full deals); call :meth:`Deal.validate` to check NOTATION 3.3.
 
 Warnings (a hand without a tarock) use the :mod:`warnings` module with the category
 :class:`DealWarning`; :func:`capture_warnings` collects their messages for display.
+
+This is the game model: it imports none of its text formats.  Reading and writing deal
+notation is :mod:`tarock_solver.notation`, which imports this module (as ``chess.pgn``
+imports ``chess``); the worked examples, being deal notation, live there too.
 """
 
 from __future__ import annotations
@@ -20,27 +24,22 @@ import numpy as np
 
 from .cards import (
     FULL_MASK,
+    HAND_SIZE,
     N_CARDS,
+    SEAT_NAMES,
+    TALON_SIZE,
     TAROCK_MASK,
     canonical_key,
     canonical_order,
+    describe_card,
     indices_of,
     mask_of,
-)
-from .errors import DealError
-from .notation import (
-    HAND_SIZE,
-    SEATS,
-    TALON_SIZE,
-    _make_error,
-    _Problem,
-    describe_card,
     seat_index,
 )
+from .errors import DealError, Problem, make_error
 
 __all__ = [
     "ADVICE_NEEDS_HAND",
-    "EXAMPLE_DEALS",
     "Deal",
     "DealWarning",
     "PartialDeal",
@@ -49,16 +48,6 @@ __all__ = [
     "random_deal",
     "random_deals",
 ]
-
-#: The worked examples of NOTATION 6, in canonical deal notation.
-EXAMPLE_DEALS: dict[str, str] = {
-    "example-1": "F:21,20,16,15,7,5,2,1.K.KQ.K97.Q9 13,3.JA2.CJA24.QCJT.CJ "
-                 "22,18,17,14,11,9,8,6,4.Q34.3.8.87/T12,T19,T10,CK,C10,HC",
-    "example-2": "F:21,19,11,10,8,6,5,2,1.QA4.2.C.Q9 22,14,13,12,7,3.J3.Q4.JT97.CT "
-                 "17,16,15,9.C2.KCJ.KQ8.KJ87/D3,HK,T4,T20,DA,T18",
-    "example-3": "F:22,21,16,10,8,7,2..QA23.7.KJ87 20,13,12,11,9,1.QC24.K.CJT9.Q "
-                 "19,18,17,15,14,6,5,4,3.KA3.C.K8.T/D4,DJ,SQ,C9,CC,HJ",
-}
 
 ADVICE_NEEDS_HAND = ('advice needs your own hand: give 16 cards for one seat and mark the others '
                      '"-" (talon "?").')
@@ -89,7 +78,7 @@ def capture_warnings() -> Iterator[list[str]]:
 def _check_mask(mask: int, seat: int) -> int:
     mask = int(mask)
     if mask < 0 or mask & ~FULL_MASK:
-        raise DealError(f"hand {SEATS[seat]} mask {mask:#x} has bits outside the 54 cards.")
+        raise DealError(f"hand {SEAT_NAMES[seat]} mask {mask:#x} has bits outside the 54 cards.")
     return mask
 
 
@@ -116,7 +105,7 @@ def _duplicate_messages(hands: tuple[int | None, ...], talon: tuple[int, ...] | 
             continue
         for card in range(N_CARDS):
             if mask >> card & 1:
-                places.setdefault(card, []).append(f"in hand {SEATS[seat]}")
+                places.setdefault(card, []).append(f"in hand {SEAT_NAMES[seat]}")
     for position, card in enumerate(talon or (), start=1):
         places.setdefault(card, []).append(f"at talon position {position}")
     messages = []
@@ -143,13 +132,13 @@ def _validate(hands: tuple[int | None, ...], talon: tuple[int, ...] | None, *,
         if len(set(known)) > 1 or any(not 1 <= s <= HAND_SIZE for s in known):
             problems.append("in a mid-play position the three hands must hold the same number of "
                             "cards (1 to 16); found " + ", ".join(
-                                f"{SEATS[i]} {s}" for i, s in enumerate(sizes) if s is not None)
-                            + ".")
+                                f"{SEAT_NAMES[i]} {s}" for i, s in enumerate(sizes)
+                                if s is not None) + ".")
     else:
         for seat, size in enumerate(sizes):
             if size is not None and size != HAND_SIZE:
                 counts_wrong = True
-                problems.append(f"hand {SEATS[seat]} has {size} cards; every hand needs 16 "
+                problems.append(f"hand {SEAT_NAMES[seat]} has {size} cards; every hand needs 16 "
                                 f"(16 + 16 + 16 + 6 talon = 54).")
     if talon is not None and len(talon) != TALON_SIZE:
         counts_wrong = True
@@ -168,7 +157,7 @@ def _validate(hands: tuple[int | None, ...], talon: tuple[int, ...] | None, *,
                 problems.append(f"the deal has {present.bit_count()} different cards; "
                                 f"missing: {_cards_list(missing)}.")
     if problems:
-        raise _make_error(DealError, [_Problem(p) for p in problems])
+        raise make_error(DealError, [Problem(p) for p in problems])
 
 
 @dataclass(frozen=True)
@@ -203,7 +192,7 @@ class Deal:
         return mask_of(self.talon)
 
     def seats_without_tarock(self) -> list[str]:
-        return [SEATS[s] for s, mask in enumerate(self.hands) if not mask & TAROCK_MASK]
+        return [SEAT_NAMES[s] for s, mask in enumerate(self.hands) if not mask & TAROCK_MASK]
 
     def has_no_tarock_hand(self) -> bool:
         """True when some hand holds no tarock (such a deal is redealt at the table)."""
@@ -268,7 +257,7 @@ class PartialDeal:
         return seats[0]
 
     def seats_without_tarock(self) -> list[str]:
-        return [SEATS[s] for s, mask in enumerate(self.hands)
+        return [SEAT_NAMES[s] for s, mask in enumerate(self.hands)
                 if mask is not None and not mask & TAROCK_MASK]
 
     def has_no_tarock_hand(self) -> bool:

@@ -35,14 +35,18 @@ from os import PathLike
 from pathlib import Path
 from typing import IO, Any, Literal, overload
 
-from .cards import CARD_IDS, canonical_order, indices_of
+from .cards import (
+    CARD_IDS,
+    SEAT_HELP,
+    SEAT_NAMES,
+    TALON_SIZE,
+    canonical_order,
+    describe_card,
+    indices_of,
+)
 from .deal import Deal, DealWarning, PartialDeal, no_tarock_warnings
 from .errors import FileFormatError, TarockError
 from .notation import (
-    SEAT_HELP,
-    SEATS,
-    TALON_SIZE,
-    describe_card,
     format_deal,
     parse_card,
     parse_deal,
@@ -379,13 +383,13 @@ def _players(value: Any, problems: list[str]) -> dict[str, str]:
         return {}
     players: dict[str, str] = {}
     for seat, name in value.items():
-        if str(seat).upper() not in SEATS:
+        if str(seat).upper() not in SEAT_NAMES:
             problems.append(f'"players" has an unknown seat "{seat}"; {SEAT_HELP}.')
         elif not isinstance(name, str):
             problems.append(f'"players" {seat}: the name must be a string.')
         else:
             players[str(seat).upper()] = name
-    return {s: players[s] for s in SEATS if s in players}
+    return {s: players[s] for s in SEAT_NAMES if s in players}
 
 
 def _json_tokens(value: list[Any], what: str) -> list[str]:
@@ -408,18 +412,18 @@ def _deal_from_json_hands(obj: dict[str, Any]) -> Deal | PartialDeal:
         hands_obj = {}
     given = {}
     for key, value in hands_obj.items():
-        if str(key).upper() in SEATS:
+        if str(key).upper() in SEAT_NAMES:
             given[str(key).upper()] = value
         else:
             problems.append(f'"hands" has an unknown seat "{key}"; {SEAT_HELP}.')
-    missing = [s for s in SEATS if s not in given]
+    missing = [s for s in SEAT_NAMES if s not in given]
     if missing and isinstance(obj.get("hands"), dict):
         problems.append(f'"hands" needs F, M and R; missing {", ".join(missing)} (write null '
                         f"for an unknown hand).")
     for seat, value in given.items():
         where = f"hand {seat}"
         try:
-            hands[SEATS.index(seat)] = _json_hand(value, where)
+            hands[SEAT_NAMES.index(seat)] = _json_hand(value, where)
         except _BadRecord as bad:
             problems += bad.messages
         except TarockError as err:
@@ -492,12 +496,12 @@ def _deal_from_csv_seats(values: dict[str, str], problems: list[str]) -> Deal | 
     hands: list[int | None] = [None, None, None]
     talon: tuple[int, ...] | None = None
     start = len(problems)
-    for seat in SEATS:
+    for seat in SEAT_NAMES:
         text = values[seat.lower()].strip()
         if text == "-":
             continue
         try:
-            hands[SEATS.index(seat)] = parse_hand(text, size=None, where=f"hand {seat}")
+            hands[SEAT_NAMES.index(seat)] = parse_hand(text, size=None, where=f"hand {seat}")
         except TarockError as err:
             problems += _problems_of(err)
     try:
@@ -562,7 +566,7 @@ def _json_object(record: DealRecord) -> dict[str, Any]:
         obj["options"] = record.options
     if record.layout == "hands":
         obj["hands"] = {seat: None if mask is None else _sorted_ids(mask)
-                        for seat, mask in zip(SEATS, record.deal.hands, strict=True)}
+                        for seat, mask in zip(SEAT_NAMES, record.deal.hands, strict=True)}
         obj["talon"] = None if record.deal.talon is None else [CARD_IDS[c]
                                                               for c in record.deal.talon]
     elif record.layout == "deal":
@@ -571,7 +575,7 @@ def _json_object(record: DealRecord) -> dict[str, Any]:
         raise ValueError(f'record {record.id!r}: layout must be "deal" or "hands", '
                          f"not {record.layout!r}")
     if record.players:
-        obj["players"] = {s: record.players[s] for s in SEATS if s in record.players}
+        obj["players"] = {s: record.players[s] for s in SEAT_NAMES if s in record.players}
     if record.seed is not None:
         obj["seed"] = record.seed
     if record.comment is not None:

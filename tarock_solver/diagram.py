@@ -21,10 +21,10 @@ from .cards import (
     SPADES,
     TAROCK,
     canonical_order,
+    card_label,
     indices_of,
 )
 from .deal import Deal, PartialDeal
-from .notation import card_label
 
 __all__ = ["can_show_symbols", "hand_line", "render_deal", "talon_line"]
 

@@ -1,7 +1,17 @@
 """User-facing errors.  The CLI turns every :class:`TarockError` into one clear
-message and exit status 2 (no traceback unless ``--debug``)."""
+message and exit status 2 (no traceback unless ``--debug``).
+
+An error about one piece of input (a deal string, a record) names all its problems at
+once: :func:`make_error` builds it from :class:`Problem` items and, when the bad tokens'
+positions are known, appends the input with carets under them.  Such an error carries
+``messages`` (the problems, one string each), ``source`` (the text read, or ``None``)
+and ``spans`` (``(start, end)`` offsets of the bad tokens in ``source``).
+"""
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
 
 
 class TarockError(Exception):
@@ -29,3 +39,37 @@ class FileFormatError(TarockError, ValueError):
         self.path = path
         self.line = line
         self.record_id = record_id
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem of an input: its message and, if known, the span of the bad token."""
+
+    message: str
+    span: tuple[int, int] | None = None
+
+
+def _caret_block(source: str, spans: list[tuple[int, int]]) -> str:
+    # Newlines and tabs would break the column alignment of the carets.
+    shown = re.sub(r"[\t\r\n]", " ", source)
+    marks = [" "] * (len(shown) + 1)
+    for start, end in spans:
+        for k in range(start, max(end, start + 1)):
+            if k < len(marks):
+                marks[k] = "^"
+    return f"  {shown}\n  {''.join(marks).rstrip()}"
+
+
+def make_error(cls: type[TarockError], problems: list[Problem],
+               source: str | None = None) -> TarockError:
+    """An error of class ``cls`` naming every problem, with a caret line under ``source``."""
+    messages = [p.message for p in problems]
+    spans = [p.span for p in problems if p.span is not None]
+    text = "\n".join(messages)
+    if source is not None and spans:
+        text += "\n" + _caret_block(source, spans)
+    err = cls(text)
+    err.messages = messages  # type: ignore[attr-defined]
+    err.source = source  # type: ignore[attr-defined]
+    err.spans = spans  # type: ignore[attr-defined]
+    return err

@@ -14,22 +14,22 @@ wrong).  Every error raised here carries three extra attributes besides its mess
 
 ``str(err)`` is the problems joined by newlines, followed by ``source`` with carets
 under the bad tokens when their position is known, so a caller that just prints the
-error (as the CLI does) shows the caret too.
+error (as the CLI does) shows the caret too (:func:`tarock_solver.errors.make_error`).
+
+The deal classes come from :mod:`tarock_solver.deal`, which never imports this module.
+Card ids, labels and seat names are defined in :mod:`tarock_solver.cards` and
+re-exported here; :data:`EXAMPLE_DEALS` holds the worked examples of NOTATION 6.
 """
 
 from __future__ import annotations
 
-import numbers
 import re
 import unicodedata
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .cards import (
     BLACK_GROUPS,
-    BLACK_RANK_IDS,
     BLACK_RANKS,
     CARD_IDS,
     CLUBS,
@@ -37,25 +37,34 @@ from .cards import (
     GROUP_ASCII,
     GROUP_NAMES,
     GROUP_START,
-    GROUP_SYMBOLS,
+    HAND_SIZE,
     HEARTS,
-    N_CARDS,
     N_TAROCKS,
     RED_GROUPS,
-    RED_RANK_IDS,
     RED_RANKS,
+    SEAT_HELP,
+    SEAT_NAMES,
     SPADES,
+    TALON_SIZE,
     TAROCK,
     canonical_order,
+    card_id,
+    card_label,
+    check_index,
+    describe_card,
     indices_of,
+    roman,
+    seat_index,
 )
-from .errors import DealError, NotationError, TarockError
-
-if TYPE_CHECKING:
-    from .deal import Deal, PartialDeal
+from .deal import Deal, DealWarning, PartialDeal, no_tarock_warnings
+from .errors import DealError, NotationError, Problem, make_error
 
 __all__ = [
+    "EXAMPLE_DEALS",
+    "HAND_SIZE",
     "SEATS",
+    "SEAT_HELP",
+    "TALON_SIZE",
     "accepted_spellings",
     "card_id",
     "card_label",
@@ -74,49 +83,25 @@ __all__ = [
     "seat_index",
 ]
 
-SEATS = ("F", "M", "R")
-SEAT_HELP = "seats are F (forehand), M (middlehand), R (rearhand = dealer)"
-HAND_SIZE = 16
-TALON_SIZE = 6
+SEATS = SEAT_NAMES
+
+#: The worked examples of NOTATION 6, in canonical deal notation.
+EXAMPLE_DEALS: dict[str, str] = {
+    "example-1": "F:21,20,16,15,7,5,2,1.K.KQ.K97.Q9 13,3.JA2.CJA24.QCJT.CJ "
+                 "22,18,17,14,11,9,8,6,4.Q34.3.8.87/T12,T19,T10,CK,C10,HC",
+    "example-2": "F:21,19,11,10,8,6,5,2,1.QA4.2.C.Q9 22,14,13,12,7,3.J3.Q4.JT97.CT "
+                 "17,16,15,9.C2.KCJ.KQ8.KJ87/D3,HK,T4,T20,DA,T18",
+    "example-3": "F:22,21,16,10,8,7,2..QA23.7.KJ87 20,13,12,11,9,1.QC24.K.CJT9.Q "
+                 "19,18,17,15,14,6,5,4,3.KA3.C.K8.T/D4,DJ,SQ,C9,CC,HJ",
+}
 
 # ---------------------------------------------------------------------------
-# Errors with all problems of one input and a caret line
+# Problems of one input, with the positions of the bad tokens
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Problem:
-    message: str
-    span: tuple[int, int] | None = None
-
-
-def _caret_block(source: str, spans: list[tuple[int, int]]) -> str:
-    # Newlines and tabs would break the column alignment of the carets.
-    shown = re.sub(r"[\t\r\n]", " ", source)
-    marks = [" "] * (len(shown) + 1)
-    for start, end in spans:
-        for k in range(start, max(end, start + 1)):
-            if k < len(marks):
-                marks[k] = "^"
-    return f"  {shown}\n  {''.join(marks).rstrip()}"
-
-
-def _make_error(cls: type[TarockError], problems: list[_Problem],
-                source: str | None = None) -> TarockError:
-    messages = [p.message for p in problems]
-    spans = [p.span for p in problems if p.span is not None]
-    text = "\n".join(messages)
-    if source is not None and spans:
-        text += "\n" + _caret_block(source, spans)
-    err = cls(text)
-    err.messages = messages  # type: ignore[attr-defined]
-    err.source = source  # type: ignore[attr-defined]
-    err.spans = spans  # type: ignore[attr-defined]
-    return err
-
-
-def _shift(problems: list[_Problem], offset: int) -> list[_Problem]:
-    return [p if p.span is None else _Problem(p.message, (p.span[0] + offset, p.span[1] + offset))
+def _shift(problems: list[Problem], offset: int) -> list[Problem]:
+    return [p if p.span is None else Problem(p.message, (p.span[0] + offset, p.span[1] + offset))
             for p in problems]
 
 
@@ -128,73 +113,19 @@ def _where_in(where: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Canonical ids and human labels
+# Canonical card lists (ids and labels of single cards are in tarock_solver.cards)
 # ---------------------------------------------------------------------------
 
-_ROMAN_ONES = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
 _ROMAN_ONES_ADDITIVE = ("", "I", "II", "III", "IIII", "V", "VI", "VII", "VIII", "VIIII")
-
-
-def roman(number: int) -> str:
-    """Roman numeral with subtractive forms (IV, IX, XIV, XIX), for 1 <= number <= 39."""
-    if not 1 <= number <= 39:
-        raise ValueError(f"roman() supports 1 to 39, not {number}")
-    return "X" * (number // 10) + _ROMAN_ONES[number % 10]
 
 
 def _roman_additive(number: int) -> str:
     return "X" * (number // 10) + _ROMAN_ONES_ADDITIVE[number % 10]
 
 
-def _check_index(index: int) -> int:
-    index = int(index)
-    if not 0 <= index < N_CARDS:
-        raise ValueError(f"card index {index} is outside 0..{N_CARDS - 1}")
-    return index
-
-
-def card_id(index: int) -> str:
-    """Canonical id of a card: ``T1`` … ``T22``, ``HK``, ``DA``, ``S10``, ``CC`` …"""
-    return CARD_IDS[_check_index(index)]
-
-
-def _group_and_rank(index: int) -> tuple[int, int]:
-    for group in (CLUBS, SPADES, DIAMONDS, HEARTS):
-        if index >= GROUP_START[group]:
-            return group, index - GROUP_START[group]
-    return TAROCK, index
-
-
-def _rank_label(group: int, rank: int) -> str:
-    # Printed forms follow the cards: the red pip A is a "1", the black ten a "10".
-    if group in RED_GROUPS:
-        return "1" if RED_RANK_IDS[rank] == "A" else RED_RANK_IDS[rank]
-    return BLACK_RANK_IDS[rank]
-
-
-def card_label(index: int, ascii: bool = False) -> str:
-    """Human form of a card: ``XXI``, ``Sküs`` (``Skus``), ``♥K`` (``HK``), ``♦1`` (``D1``).
-
-    Every label is itself an accepted input spelling, so labels can be pasted back.
-    """
-    index = _check_index(index)
-    group, rank = _group_and_rank(index)
-    if group == TAROCK:
-        if index == N_TAROCKS - 1:
-            return "Skus" if ascii else "Sküs"
-        return roman(index + 1)
-    symbol = GROUP_ASCII[group] if ascii else GROUP_SYMBOLS[group]
-    return symbol + _rank_label(group, rank)
-
-
-def describe_card(index: int, ascii: bool = False) -> str:
-    """``"HK (♥K)"``: canonical id first, then the human form, as NOTATION 7 names cards."""
-    return f"{card_id(index)} ({card_label(index, ascii=ascii)})"
-
-
 def _as_indices(mask_or_indices: int | Iterable[int]) -> list[int]:
     if isinstance(mask_or_indices, Iterable):
-        return [_check_index(i) for i in mask_or_indices]
+        return [check_index(i) for i in mask_or_indices]
     return indices_of(int(mask_or_indices))
 
 
@@ -205,19 +136,6 @@ def format_cards(mask_or_indices: int | Iterable[int]) -> str:
     indices.
     """
     return " ".join(CARD_IDS[i] for i in canonical_order(_as_indices(mask_or_indices)))
-
-
-def seat_index(seat: int | str) -> int:
-    """0, 1, 2 for ``"F"``, ``"M"``, ``"R"`` (any case) or for the integers themselves."""
-    if isinstance(seat, str):
-        key = seat.strip().upper()
-        if key in SEATS:
-            return SEATS.index(key)
-        raise NotationError(f'unknown seat "{seat}"; {SEAT_HELP}.')
-    # numbers.Integral also admits numpy integers, which engine code passes around.
-    if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat <= 2:
-        raise NotationError(f"unknown seat {seat!r}; {SEAT_HELP}, or 0, 1, 2.")
-    return int(seat)
 
 
 # ---------------------------------------------------------------------------
@@ -433,7 +351,7 @@ def parse_card(token: str | int, *, where: str = "") -> int:
     """
     result = _card_or_problem(str(token), where)
     if isinstance(result, str):
-        raise _make_error(NotationError, [_Problem(result)])
+        raise make_error(NotationError, [Problem(result)])
     return result
 
 
@@ -443,15 +361,15 @@ def parse_cards(tokens: Iterable[str | int], *, where: str = "") -> list[int]:
     Duplicates are kept (the caller decides whether they are an error).
     """
     cards: list[int] = []
-    problems: list[_Problem] = []
+    problems: list[Problem] = []
     for token in tokens:
         result = _card_or_problem(str(token), where)
         if isinstance(result, str):
-            problems.append(_Problem(result))
+            problems.append(Problem(result))
         else:
             cards.append(result)
     if problems:
-        raise _make_error(NotationError, problems)
+        raise make_error(NotationError, problems)
     return cards
 
 
@@ -468,9 +386,9 @@ def _field_prefix(where: str, field: int, text: str) -> str:
     return f'{head}{_FIELD_LABELS[field]} field "{text}"'
 
 
-def _parse_tarock_field(text: str, where: str, offset: int) -> tuple[int, list[_Problem]]:
+def _parse_tarock_field(text: str, where: str, offset: int) -> tuple[int, list[Problem]]:
     mask = 0
-    problems: list[_Problem] = []
+    problems: list[Problem] = []
     for match in re.finditer(r"[^,]+", text):
         item = match.group().strip()
         if not item:
@@ -478,25 +396,25 @@ def _parse_tarock_field(text: str, where: str, offset: int) -> tuple[int, list[_
         span = (offset + match.start(), offset + match.end())
         prefix = _field_prefix(where, TAROCK, text)
         if not re.fullmatch(r"[0-9]+", item):
-            problems.append(_Problem(f'{prefix}: "{item}" is not a tarock number; tarocks are '
+            problems.append(Problem(f'{prefix}: "{item}" is not a tarock number; tarocks are '
                                      f"numbered 1 to 22 (22 = Sküs).", span))
             continue
         number = int(item)
         if not 1 <= number <= N_TAROCKS:
-            problems.append(_Problem(f"{prefix}: {item} is out of range; tarocks are numbered "
+            problems.append(Problem(f"{prefix}: {item} is out of range; tarocks are numbered "
                                      f"1 to 22 (22 = Sküs).", span))
             continue
         if mask >> (number - 1) & 1:
-            problems.append(_Problem(f"{prefix}: {number} appears twice.", span))
+            problems.append(Problem(f"{prefix}: {number} appears twice.", span))
         mask |= 1 << (number - 1)
     return mask, problems
 
 
 def _parse_suit_field(group: int, text: str, where: str, offset: int
-                      ) -> tuple[int, list[_Problem]]:
+                      ) -> tuple[int, list[Problem]]:
     red = group in RED_GROUPS
     mask = 0
-    problems: list[_Problem] = []
+    problems: list[Problem] = []
     prefix = _field_prefix(where, group, text)
     suit = _SUIT_NAME[group]
     pos = 0
@@ -517,7 +435,7 @@ def _parse_suit_field(group: int, text: str, where: str, offset: int
         shown = text[pos: pos + width]
         pos += width
         if rank == "R":
-            problems.append(_Problem(
+            problems.append(Problem(
                 f"{prefix}: R is ambiguous (Reiter = Cavall in German, Roi = King on French "
                 f"packs); write C for the Cavall or K for the King.", span))
             continue
@@ -530,18 +448,18 @@ def _parse_suit_field(group: int, text: str, where: str, offset: int
             else:
                 ranks = "K Q C J A 2 3 4" if red else "K Q C J T 9 8 7"
                 why = f'"{shown}" is not a {suit} rank; {suit} ranks are {ranks}.'
-            problems.append(_Problem(f"{prefix}: {why}", span))
+            problems.append(Problem(f"{prefix}: {why}", span))
             continue
         if mask >> index & 1:
-            problems.append(_Problem(f"{prefix}: {shown} appears twice.", span))
+            problems.append(Problem(f"{prefix}: {shown} appears twice.", span))
         mask |= 1 << index
     return mask, problems
 
 
-def _parse_compact(text: str, where: str) -> tuple[int, list[_Problem]]:
+def _parse_compact(text: str, where: str) -> tuple[int, list[Problem]]:
     fields = text.split(".")
     mask = 0
-    problems: list[_Problem] = []
+    problems: list[Problem] = []
     offset = 0
     for group, field in enumerate(fields):
         if group == TAROCK:
@@ -554,23 +472,23 @@ def _parse_compact(text: str, where: str) -> tuple[int, list[_Problem]]:
     return mask, problems
 
 
-def _parse_free(text: str, where: str) -> tuple[int, list[_Problem]]:
+def _parse_free(text: str, where: str) -> tuple[int, list[Problem]]:
     mask = 0
-    problems: list[_Problem] = []
+    problems: list[Problem] = []
     for match in _FREE_TOKEN_RE.finditer(text):
         span = (match.start(), match.end())
         result = _card_or_problem(match.group(), where)
         if isinstance(result, str):
-            problems.append(_Problem(result, span))
+            problems.append(Problem(result, span))
         elif mask >> result & 1:
-            problems.append(_Problem(
+            problems.append(Problem(
                 f"card {describe_card(result)} appears twice{_where_in(where)}.", span))
         else:
             mask |= 1 << result
     return mask, problems
 
 
-def _hand_problems(text: str, where: str) -> tuple[int, list[_Problem]]:
+def _hand_problems(text: str, where: str) -> tuple[int, list[Problem]]:
     """Mask of a hand string and everything wrong with it (spans relative to ``text``)."""
     dots = text.count(".")
     if dots == 4:
@@ -578,7 +496,7 @@ def _hand_problems(text: str, where: str) -> tuple[int, list[_Problem]]:
     if dots:
         # Tokens never contain a dot, so any dot means a mistyped compact form.
         head = f"{where}: " if where else ""
-        return 0, [_Problem(f"{head}the compact form needs 5 fields separated by dots "
+        return 0, [Problem(f"{head}the compact form needs 5 fields separated by dots "
                             f"(tarocks.♥.♦.♠.♣); found {dots + 1}.", (0, len(text)))]
     return _parse_free(text, where)
 
@@ -601,10 +519,10 @@ def parse_hand(text: str, *, size: int | None = HAND_SIZE, where: str = "") -> i
     """
     mask, problems = _hand_problems(text, where)
     if problems:
-        raise _make_error(NotationError, problems, text)
+        raise make_error(NotationError, problems, text)
     count = mask.bit_count()
     if size is not None and count != size:
-        raise _make_error(DealError, [_Problem(_count_message(where, count, size))])
+        raise make_error(DealError, [Problem(_count_message(where, count, size))])
     return mask
 
 
@@ -628,20 +546,20 @@ _HAND_TOKEN_RE = re.compile(r"[^\s_]+")
 _TALON_TOKEN_RE = re.compile(r"[^\s,;]+")
 
 
-def _talon_problems(text: str) -> tuple[tuple[int, ...] | None, list[_Problem]]:
+def _talon_problems(text: str) -> tuple[tuple[int, ...] | None, list[Problem]]:
     if text.strip() == "?":
         return None, []
     cards: list[int] = []
-    problems: list[_Problem] = []
+    problems: list[Problem] = []
     matches = list(_TALON_TOKEN_RE.finditer(text))
     for position, match in enumerate(matches, start=1):
         result = _card_or_problem(match.group(), f"talon position {position}")
         if isinstance(result, str):
-            problems.append(_Problem(result, (match.start(), match.end())))
+            problems.append(Problem(result, (match.start(), match.end())))
         else:
             cards.append(result)
     if len(matches) != TALON_SIZE:
-        problems.append(_Problem(_talon_size_message(len(matches))))
+        problems.append(Problem(_talon_size_message(len(matches))))
     return tuple(cards), problems
 
 
@@ -653,14 +571,14 @@ def parse_talon(text: str) -> tuple[int, ...] | None:
     """The talon in table order from six tokens separated by commas or spaces; ``None`` for "?"."""
     talon, problems = _talon_problems(text)
     if problems:
-        raise _make_error(NotationError, problems, text)
+        raise make_error(NotationError, problems, text)
     return talon
 
 
 _MARKER_RE = re.compile(r"\s*([^\s_/:.,;]*):")
 
 
-def _seat_marker(text: str) -> tuple[int, int, list[_Problem]]:
+def _seat_marker(text: str) -> tuple[int, int, list[Problem]]:
     """(first seat, offset after the marker, problems) of a deal string."""
     match = _MARKER_RE.match(text)
     if match is None:
@@ -668,7 +586,7 @@ def _seat_marker(text: str) -> tuple[int, int, list[_Problem]]:
     marker = match.group(1)
     if marker.upper() in SEATS:
         return SEATS.index(marker.upper()), match.end(), []
-    return 0, match.end(), [_Problem(f'unknown seat "{marker}:"; {SEAT_HELP}.',
+    return 0, match.end(), [Problem(f'unknown seat "{marker}:"; {SEAT_HELP}.',
                                      (match.start(1), match.end()))]
 
 
@@ -685,29 +603,27 @@ def parse_deal(text: str, *, validate: bool = True, midplay: bool = False,
     ``warn`` issues a :class:`~tarock_solver.deal.DealWarning` per tarock-less hand.
     All notation problems are reported together in one :class:`NotationError`.
     """
-    from .deal import Deal, PartialDeal, no_tarock_warnings
-
     if not text.strip():
-        raise _make_error(NotationError, [_Problem(
+        raise make_error(NotationError, [Problem(
             'the deal is empty; write three hands and the talon, for example '
             '"F:<hand> <hand> <hand>/<t1>,<t2>,<t3>,<t4>,<t5>,<t6>".')])
     first, body_start, problems = _seat_marker(text)
     slashes = [m.start() for m in re.finditer("/", text)]
     if not slashes:
-        problems.append(_Problem('missing "/" between the hands and the talon; write "?" if the '
+        problems.append(Problem('missing "/" between the hands and the talon; write "?" if the '
                                  "talon is unknown."))
-        raise _make_error(NotationError, problems, text)
+        raise make_error(NotationError, problems, text)
     if len(slashes) > 1:
-        problems.append(_Problem(f'the deal has {len(slashes)} "/"; only one "/" may separate the '
+        problems.append(Problem(f'the deal has {len(slashes)} "/"; only one "/" may separate the '
                                  f"hands from the talon.", (slashes[1], slashes[1] + 1)))
-        raise _make_error(NotationError, problems, text)
+        raise make_error(NotationError, problems, text)
     slash = slashes[0]
 
     hand_matches = list(_HAND_TOKEN_RE.finditer(text, body_start, slash))
     hands: list[int | None] = [None, None, None]
     unreadable: set[int] = set()
     if len(hand_matches) != 3:
-        problems.append(_Problem(f'a deal needs 3 hands before the "/"; found {len(hand_matches)}.'))
+        problems.append(Problem(f'a deal needs 3 hands before the "/"; found {len(hand_matches)}.'))
     else:
         for k, match in enumerate(hand_matches):
             seat = (first + k) % 3
@@ -716,7 +632,7 @@ def parse_deal(text: str, *, validate: bool = True, midplay: bool = False,
                 continue
             where = f"hand {SEATS[seat]}"
             if token == "?":
-                problems.append(_Problem(f'{where}: write "-" for an unknown hand ("?" is for the '
+                problems.append(Problem(f'{where}: write "-" for an unknown hand ("?" is for the '
                                          f"talon).", match.span()))
                 unreadable.add(seat)
                 continue
@@ -733,9 +649,9 @@ def parse_deal(text: str, *, validate: bool = True, midplay: bool = False,
         if validate and not midplay:
             for seat, mask in enumerate(hands):
                 if mask is not None and seat not in unreadable and mask.bit_count() != HAND_SIZE:
-                    problems.append(_Problem(_count_message(f"hand {SEATS[seat]}",
+                    problems.append(Problem(_count_message(f"hand {SEATS[seat]}",
                                                             mask.bit_count(), HAND_SIZE)))
-        raise _make_error(NotationError, problems, text)
+        raise make_error(NotationError, problems, text)
 
     deal: Deal | PartialDeal
     if None in hands or talon is None:
@@ -748,8 +664,6 @@ def parse_deal(text: str, *, validate: bool = True, midplay: bool = False,
         else:
             deal.validate()
     if warn:
-        from .deal import DealWarning
-
         for message in no_tarock_warnings(deal):
             warnings.warn(DealWarning(message), stacklevel=2)
     return deal

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .cards import (
     BIRD_CARD,
@@ -17,14 +18,17 @@ from .cards import (
     GROUP_OF,
     NOMINAL,
     PAGAT,
+    SEAT_NAMES,
     TAROCK,
     TAROCK_MASK,
     bit,
     indices_of,
 )
 
+if TYPE_CHECKING:
+    import numpy as np
+
 N_TRICKS = 16
-SEATS = ("F", "M", "R")
 
 
 def reserved_mask(announced_birds: Iterable[str], trick: int) -> int:
@@ -168,7 +172,7 @@ class GameState:
     def play(self, card: int) -> None:
         seat = self.to_move
         if not self.legal() & bit(card):
-            raise ValueError(f"card {card} is not legal for seat {SEATS[seat]}")
+            raise ValueError(f"card {card} is not legal for seat {SEAT_NAMES[seat]}")
         self.hands[seat] &= ~bit(card)
         self.trick_cards.append(card)
         self.history.append(PlayedCard(self.trick, seat, card))
@@ -195,3 +199,20 @@ class GameState:
 
     def pile_thirds(self, seat: int) -> int:
         return trick_thirds(self.piles[seat])
+
+
+def random_play_out(hands: Sequence[int], leader: int, tricks: int,
+                    rng: np.random.Generator) -> tuple[tuple[int, int, int], int]:
+    """Play ``tricks`` whole tricks with uniformly random legal cards (no birds reserved);
+    the hands and the leader after them."""
+    h = [int(x) for x in hands]
+    for _ in range(tricks):
+        cards: list[int] = []
+        for offset in range(3):
+            seat = (leader + offset) % 3
+            legal = indices_of(legal_moves(h[seat], cards[0] if cards else None))
+            card = legal[int(rng.integers(len(legal)))]
+            h[seat] &= ~bit(card)
+            cards.append(card)
+        leader = trick_winner(cards, leader)
+    return (h[0], h[1], h[2]), leader

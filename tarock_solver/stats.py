@@ -30,7 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from .analysis.results import RESULT_COLUMNS, read_results, results_format
-from .cards import TAROCK_MASK
+from .cards import SEAT_NAMES, TAROCK_MASK
 from .deal import DealWarning
 from .deal_files import read_deals
 from .errors import FileFormatError, TarockError
@@ -42,9 +42,8 @@ __all__ = [
 
 #: Quantiles of the card points reported per group.
 QUANTILES: tuple[float, ...] = (0.1, 0.25, 0.5, 0.75, 0.9)
-#: Display order of contracts (bid order) and seats; other values follow, sorted.
+#: Display order of contracts (bid order); seats follow SEAT_NAMES; other values sorted.
 CONTRACT_ORDER: tuple[str, ...] = ("three", "lower", "two", "one", "solo", "pass")
-_SEAT_ORDER: tuple[str, ...] = ("F", "M", "R")
 #: Columns that identify a scenario: when one of them varies in a file, mixing its
 #: values in one group would average different questions, so the default grouping
 #: splits on it.
@@ -104,7 +103,7 @@ def tarocks_held(deals_path: str | os.PathLike[str]) -> pd.DataFrame:
         warnings.simplefilter("ignore", DealWarning)
         records, _ = read_deals(deals_path, strict=False)
     rows = [(r.id, seat, int(hand & TAROCK_MASK).bit_count())
-            for r in records for seat, hand in zip(_SEAT_ORDER, r.deal.hands, strict=True)
+            for r in records for seat, hand in zip(SEAT_NAMES, r.deal.hands, strict=True)
             if hand is not None]
     return pd.DataFrame({"deal_id": pd.array([r[0] for r in rows], dtype="string"),
                          "declarer": pd.array([r[1] for r in rows], dtype="string"),
@@ -134,7 +133,7 @@ def default_keys(frame: pd.DataFrame) -> list[str]:
 
 def _order(values: pd.Series, column: str) -> pd.Series:
     """A sort key that puts contracts in bid order and seats in playing order."""
-    order = {"contract": CONTRACT_ORDER, "declarer": _SEAT_ORDER, "seat": _SEAT_ORDER}.get(column)
+    order = {"contract": CONTRACT_ORDER, "declarer": SEAT_NAMES, "seat": SEAT_NAMES}.get(column)
     if order is None:
         return values
     rank = {v: i for i, v in enumerate(order)}

@@ -46,24 +46,24 @@ def all_trick_points(positions):
 
 def fake_game_points(hands, leader, declarer, *, rules, contract, announcements=None,
                      discard_thirds=0, declarer_hand=None, dealt=(None, None, None),
-                     max_nodes=None, **_):
+                     budget=None, **_):
     """A stand-in for ``solve_game_points``: the fake card points scored by the real
     calculator, plus a bird rule that depends on the hidden hands.
 
     A declarer's bird (I, II, III) wins its trick when his tarocks outnumber each
     defender's by more than the bird's number; a bird item is worth its silent value
     when not announced and its announced value when announced, won or lost.  A solve
-    "costs" 1000 nodes per tarock of the first defender; over ``max_nodes`` it raises
-    NodeLimitExceeded like the real solver.
+    "costs" 1000 nodes per tarock of the first defender; over the ``budget``'s nodes it
+    returns bounds and no detail, like the real solver.
     """
     from types import SimpleNamespace
 
     from tarock_solver.scoring import ScoreInput, score
-    from tarock_solver.solver.api import NodeLimitExceeded
+    from tarock_solver.solver import SearchResult
 
     nodes = 1000 * (hands[(declarer + 1) % 3] & TAROCK_MASK).bit_count()
-    if max_nodes is not None and nodes > max_nodes:
-        raise NodeLimitExceeded(f"fake: {nodes} nodes > {max_nodes}")
+    if budget is not None and budget.nodes is not None and nodes > budget.nodes:
+        return SearchResult(-1000, 1000, budget.nodes)
 
     announcements = dict(announcements or {})
     points = fake_trick_points([(tuple(hands), declarer)])[0]
@@ -84,5 +84,6 @@ def fake_game_points(hands, leader, declarer, *, rules, contract, announcements=
         notes.append(f"{bird}@decl:{'won' if won else 'lost'}")
         value = rules.bird_value(bird, announcements.get(bird, "silent")) or 0
         net += 2 * value if won else -2 * value
-    return SimpleNamespace(net_declarer=net, score=SimpleNamespace(made=res.made),
-                           thirds=thirds, valat=valat, birds=";".join(notes), nodes=nodes)
+    detail = SimpleNamespace(net_declarer=net, score=SimpleNamespace(made=res.made),
+                             thirds=thirds, valat=valat, birds=";".join(notes), nodes=nodes)
+    return SearchResult(int(net), int(net), nodes, detail=detail)

@@ -1,4 +1,4 @@
-"""Shared helper for CLI tests: run `tarock ARGS` in-process, as the console script does."""
+"""Run `tarock ARGS` in-process for the CLI tests, as the console script does."""
 
 from __future__ import annotations
 

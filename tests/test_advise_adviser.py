@@ -13,14 +13,16 @@ import numpy as np
 import pytest
 from advise_fakes import all_trick_points, fake_trick_points, zero_trick_points
 
-from tarock_solver.advise.adviser import AdviceRequest, RaceConfig, WorldSolver, advise
+from tarock_solver.advise import AdviceRequest, RaceConfig, advise
 from tarock_solver.advise.candidates import shortlist
 from tarock_solver.advise.race import task_for
 from tarock_solver.advise.report import compare
 from tarock_solver.advise.rulesview import RulesView
 from tarock_solver.advise.sampling import STREAM_WORLD, knowledge_from_hand, world_at
+from tarock_solver.advise.world import WorldSolver
 from tarock_solver.cards import round_points
 from tarock_solver.notation import parse_hand, parse_talon
+from tarock_solver.rules import load_rules
 from tarock_solver.scoring import ScoreInput, score
 
 DEMO = parse_hand("21,20,16,15,7,5,2,1.K.KQ.K97.Q9")
@@ -53,7 +55,7 @@ def test_solo_mean_points_equal_the_mean_over_the_same_worlds() -> None:
 def test_nets_are_the_scoring_calculators() -> None:
     """Solo: each world's net is score() of its card points; the table averages them."""
     adv = advise(request(contracts=("solo",)))
-    rules = RulesView.load("dummett").rules
+    rules = load_rules("dummett")
     k = knowledge_from_hand(DEMO, 0)
     nets, made = [], []
     for j in range(12):
@@ -74,7 +76,7 @@ def test_nested_talon_choice_is_not_clairvoyant() -> None:
     n = 16
     adv = advise(request(contracts=("three",), samples=n))
     nested = row(adv, "three")["mean_net"]
-    view = RulesView.load("dummett")
+    view = RulesView(load_rules("dummett"))
     solver = WorldSolver(adv_problem := _problem_for(view, n))
     k = knowledge_from_hand(DEMO, 0)
     plan = adv_problem.plans[0]
@@ -93,10 +95,10 @@ def test_nested_talon_choice_is_not_clairvoyant() -> None:
 
 
 def _problem_for(view: RulesView, n: int):
-    from tarock_solver.advise.adviser import Problem, make_plans
+    from tarock_solver.advise.plan import Problem, make_plans
 
     plans = make_plans(view, ("three",), DEMO)
-    return Problem(knowledge_from_hand(DEMO, 0), 0, DEMO, "dummett", (), plans, 5, FAST, None,
+    return Problem(knowledge_from_hand(DEMO, 0), 0, DEMO, view.rules, plans, 5, FAST, None,
                    fake_trick_points)
 
 
@@ -212,14 +214,14 @@ def test_bird_rows_are_paired_game_point_differences() -> None:
     from advise_fakes import fake_game_points
 
     adv = advise(bird_request(contracts=("solo",), samples=8))
-    rules = RulesView.load("dummett").rules
+    rules = load_rules("dummett")
     k = knowledge_from_hand(DEMO, 0)
     gains, wins = [], []
     for j in range(8):
         w = world_at(k, 5, STREAM_WORLD, j)
         args = dict(rules=rules, contract="solo", declarer_hand=DEMO, dealt=w.hands)
-        base = fake_game_points(w.hands, 0, 0, **args)
-        ann = fake_game_points(w.hands, 0, 0, announcements={"pagat": "after"}, **args)
+        base = fake_game_points(w.hands, 0, 0, **args).detail
+        ann = fake_game_points(w.hands, 0, 0, announcements={"pagat": "after"}, **args).detail
         gains.append(ann.net_declarer - base.net_declarer)
         wins.append("pagat@decl:won" in ann.birds)
     r = row(adv, "solo", "pagat@after")
@@ -250,13 +252,14 @@ def test_birds_of_world_j_run_after_the_card_point_units_of_world_j_plus_1() -> 
     """Round robin: every contract's world j+1 comes before the birds of world j."""
     from advise_fakes import fake_game_points
 
-    from tarock_solver.advise.adviser import Problem, WorldRunner, bird_plans, make_plans
     from tarock_solver.advise.evaluate import CardPointEvaluator
+    from tarock_solver.advise.plan import Problem, bird_plans, make_plans
+    from tarock_solver.advise.schedule import WorldRunner
 
-    view = RulesView.load("dummett")
+    view = RulesView(load_rules("dummett"))
     plans = make_plans(view, ("solo", "three", "two"), DEMO)
     k = knowledge_from_hand(DEMO, 0)
-    problem = Problem(k, 0, DEMO, "dummett", (), plans, 5, FAST, None, fake_trick_points,
+    problem = Problem(k, 0, DEMO, view.rules, plans, 5, FAST, None, fake_trick_points,
                       bird_plans(view, plans, k, 0), fake_game_points)
     runner = WorldRunner(problem, 1, None, CardPointEvaluator(fake_trick_points))
     seen: list[tuple[str, int, tuple[str, ...]]] = []
@@ -309,3 +312,19 @@ def test_birds_over_the_node_budget_are_left_out_and_counted() -> None:
     assert full.meta["bird_worlds_over_budget"] == {"solo": 0}
     assert row(capped, "solo", "pagat@after")["samples"] == 10 - sum(over)
     assert row(full, "solo", "pagat@after")["samples"] == 10
+
+
+def test_a_rules_object_answers_like_the_named_profile_and_reaches_the_workers() -> None:
+    """The rules travel as one loaded object (pickled to spawned workers), overrides kept."""
+    import pickle
+
+    overrides = {"win_thirds": "106"}
+    rules = load_rules("dummett", overrides)
+    assert pickle.loads(pickle.dumps(rules)) == rules
+    named = advise(request(contracts=("solo", "one"), samples=4, overrides=overrides))
+    loaded = advise(request(contracts=("solo", "one"), samples=4, rules=rules, jobs=2,
+                            time_limit=600.0))
+    cols = ["contract", "option", "samples", "win_prob", "mean_net", "mean_points",
+            "rule_options"]
+    assert named.table[cols].fillna(-999).equals(loaded.table[cols].fillna(-999))
+    assert loaded.table["rule_options"].iloc[0] == rules.describe_overrides() != ""

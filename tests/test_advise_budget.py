@@ -1,7 +1,7 @@
 """The adviser's solve economy with the real solver: first guesses, the make test, node
 budgets with honest bounds, the race budget, and determinism despite budgets.
 
-Positions are kept cheap (8-card endings for the bounded solver; a very strong hand,
+Positions are kept cheap (8-card endings for the bounded searches; a very strong hand,
 whose full deals search fast, for whole advice runs).
 """
 
@@ -10,21 +10,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarock_solver.advise.adviser import (
-    AdviceRequest,
-    Problem,
-    RaceConfig,
-    WorldSolver,
-    advise,
-    make_plans,
-)
-from tarock_solver.advise.evaluate import BoundedSolver, Scorer
+from tarock_solver.advise import AdviceRequest, RaceConfig, advise
+from tarock_solver.advise.evaluate import Scorer
+from tarock_solver.advise.plan import Problem, make_plans
 from tarock_solver.advise.rulesview import RulesView
 from tarock_solver.advise.sampling import knowledge_from_hand
+from tarock_solver.advise.world import WorldSolver
 from tarock_solver.cards import indices_of, mask_of
 from tarock_solver.deal import random_deals
 from tarock_solver.notation import parse_hand
-from tarock_solver.solver import Solver
+from tarock_solver.rules import load_rules
+from tarock_solver.solver import Budget, CardPointSearch, Position, remaining_points
 
 STRONG = parse_hand("22,21,20,19,18,17,16,15,14,13,12,1.K.K.K.K")
 SMALL = RaceConfig(per_group=(("three", 2), ("lower", 2), ("two", 1), ("one", 1)),
@@ -42,35 +38,37 @@ def endings(n: int, cards: int = 8) -> list[tuple[tuple[int, int, int], int]]:
 
 @pytest.fixture(scope="module")
 def exact_values():
-    solver = Solver(16)
-    positions = endings(12)
-    return positions, [solver.value(h, 0, d) for h, d in positions]
+    search = CardPointSearch(16)
+    positions = [Position(h, 0, d) for h, d in endings(12)]
+    return positions, [search.value(p).value for p in positions]
 
 
-def test_bounded_solver_without_budget_is_exact_for_any_guess_and_first_test(exact_values):
+def test_the_search_without_budget_is_exact_for_any_guess_and_first_test(exact_values):
+    """What the evaluator relies on: a first guess or a first test never changes the value."""
     positions, values = exact_values
-    bs = BoundedSolver(16)
-    for (hands, d), v in zip(positions, values, strict=True):
-        for guess, first in ((-1, None), (0, None), (v, None), (v + 7, 30), (3, v), (50, v + 1)):
-            lo, hi, tests, nodes = bs.solve(hands, d, guess=guess, first_test=first)
-            assert (lo, hi) == (v, v), (guess, first)
-            assert tests >= 1 and nodes > 0
-        bs.clear()
+    search = CardPointSearch(16)
+    for pos, v in zip(positions, values, strict=True):
+        for guess, first in ((None, None), (0, None), (v, None), (v + 7, 30), (3, v),
+                             (50, v + 1)):
+            r = search.value(pos, guess=guess, first_test=first)
+            assert (r.lower, r.upper) == (v, v), (guess, first)
+            assert r.tests >= 1 and r.nodes > 0
+        search.clear()
 
 
 def test_a_node_budget_gives_valid_bounds_and_keeps_the_make_test(exact_values):
     positions, values = exact_values
-    bs = BoundedSolver(16)
+    search = CardPointSearch(16)
     bounded = 0
-    for (hands, d), v in zip(positions, values, strict=True):
-        bs.clear()
-        threshold = max(1, v - 2 + (d % 3) * 2)
-        lo, hi, _, nodes = bs.solve(hands, d, guess=-1, first_test=threshold, max_nodes=60)
-        assert lo <= v <= hi
-        bounded += lo < hi
-        if (lo, hi) != (0, bs.solver.tt.shape[0]) and hi - lo < 200 and nodes <= 60:
+    for pos, v in zip(positions, values, strict=True):
+        search.clear()
+        threshold = max(1, v - 2 + (pos.declarer % 3) * 2)
+        r = search.value(pos, Budget(nodes=60), first_test=threshold)
+        assert r.lower <= v <= r.upper
+        bounded += not r.exact
+        if (r.lower, r.upper) != (0, remaining_points(pos)):
             # the first test finished: make/fail at the threshold is known
-            assert lo >= threshold or hi < threshold
+            assert r.at_least(threshold) is not None
     assert bounded > 0  # the budget did bite, so the bounds were really tested
 
 
@@ -79,7 +77,7 @@ def test_make_threshold_is_the_smallest_making_point_count() -> None:
     from tarock_solver.advise.race import task_for
     from tarock_solver.advise.sampling import World
 
-    view = RulesView.load("dummett")
+    view = RulesView(load_rules("dummett"))
     deal = random_deals(3, 1)[0]
     world = World(deal.hands, deal.talon)
     for contract in ("solo", "three", "two", "one"):
@@ -129,9 +127,9 @@ def test_budgeted_values_do_not_depend_on_what_the_process_solved_before() -> No
     ran before: world 0 after world 1 equals world 0 in a fresh process state."""
     race = RaceConfig(per_group=SMALL.per_group, schedule=(2, 4), race_nodes=400,
                       eval_nodes=3_000)
-    view = RulesView.load("dummett")
+    view = RulesView(load_rules("dummett"))
     plans = make_plans(view, ("solo", "three"), STRONG)
-    problem = Problem(knowledge_from_hand(STRONG, 0), 0, STRONG, "dummett", (), plans, 4, race,
+    problem = Problem(knowledge_from_hand(STRONG, 0), 0, STRONG, view.rules, plans, 4, race,
                       None)
 
     def outcomes(result):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarock_solver.advise.adviser import AdviceRequest, RaceConfig, advise
+from tarock_solver.advise import AdviceRequest, RaceConfig, advise
 from tarock_solver.advise.sampling import STREAM_WORLD, knowledge_from_hand, world_at
 from tarock_solver.notation import parse_hand
 from tarock_solver.solver import solve_position
@@ -89,19 +89,21 @@ def test_a_fourth_king_does_not_lower_solo_points() -> None:
 
 
 def test_nested_three_is_below_the_clairvoyant_estimate_with_the_solver() -> None:
-    from tarock_solver.advise.adviser import Problem, WorldSolver, make_plans
     from tarock_solver.advise.candidates import shortlist
+    from tarock_solver.advise.plan import Problem, make_plans
     from tarock_solver.advise.race import task_for
     from tarock_solver.advise.rulesview import RulesView
+    from tarock_solver.advise.world import WorldSolver
+    from tarock_solver.rules import load_rules
 
     hand = STRONG
     n = 6
     adv = advise(AdviceRequest(hand=hand, seat=0, contracts=("three",), samples=n,
                                time_limit=None, seed=2, race=SMALL, birds=False))
     nested = plain_row(adv, "three")["mean_net"]
-    view = RulesView.load("dummett")
+    view = RulesView(load_rules("dummett"))
     plans = make_plans(view, ("three",), hand)
-    ws = WorldSolver(Problem(knowledge_from_hand(hand, 0), 0, hand, "dummett", (), plans, 2,
+    ws = WorldSolver(Problem(knowledge_from_hand(hand, 0), 0, hand, view.rules, plans, 2,
                              SMALL, None))
     k = knowledge_from_hand(hand, 0)
     best = []

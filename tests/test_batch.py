@@ -351,3 +351,21 @@ def test_advise_mode_rows_equal_a_direct_advice(tmp_path):
     assert got["deal_id"].unique().tolist() == ["h1"]
     assert got["option"].tolist() == want["option"].tolist()
     assert [float(v) for v in got["mean_net"]] == want["mean_net"].tolist()
+
+
+def test_rules_are_loaded_once_per_process_and_settings_pickle():
+    import pickle
+
+    from tarock_solver.batch.modes import record_rules
+
+    run = BatchSettings.create(rules="beck", opts={"contra_step_before": "forbidden"})
+    first, second = lopsided_records(2, seed=5)
+    rules = record_rules(first, run)
+    assert record_rules(second, run) is rules
+    assert rules == load_rules("beck", {"contra_step_before": "forbidden"})
+    own = dataclasses.replace(second, options={"partner_capture": "fail"})
+    assert record_rules(own, run) == load_rules(
+        "beck", {"contra_step_before": "forbidden", "partner_capture": "fail"})
+    # Settings travel to spawned workers and Dask; the Rules they load pickle too.
+    assert pickle.loads(pickle.dumps(run)) == run
+    assert pickle.loads(pickle.dumps(rules)) == rules

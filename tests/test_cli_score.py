@@ -138,3 +138,19 @@ def test_rules_command(capsys) -> None:
     assert out.split() == ["dummett", "beck", "ms2016", "loew"]
     code, _, err = run(capsys, "--opt", "nonsense=1", "rules")
     assert code == 2 and 'unknown option key "nonsense"' in err
+
+
+def test_settings_load_each_profile_once_with_the_global_overrides():
+    from tarock_cli.main import Settings
+
+    from tarock_solver.rules import load_rules
+
+    settings = Settings(rules="beck", opts={"contra_step_before": "forbidden"})
+    rules = settings.loaded_rules
+    assert rules == load_rules("beck", {"contra_step_before": "forbidden"})
+    assert settings.loaded_rules is rules and settings.rules_named("beck", {}) is rules
+    # --opt wins over the options an outcome file brings.
+    own = settings.rules_named("beck", {"contra_step_before": "2", "partner_capture": "fail"})
+    assert own == load_rules("beck", {"contra_step_before": "forbidden",
+                                      "partner_capture": "fail"})
+    assert Settings(rules="nosuch").debug is False  # nothing is loaded before first use

@@ -14,9 +14,9 @@ from tarock_cli.commands.show import points_table
 from tarock_cli.main import cli, main
 
 from tarock_solver.cards import FULL_MASK
-from tarock_solver.deal import EXAMPLE_DEALS, Deal, random_deals
+from tarock_solver.deal import Deal, random_deals
 from tarock_solver.deal_files import read_deals
-from tarock_solver.notation import format_deal, parse_deal
+from tarock_solver.notation import EXAMPLE_DEALS, format_deal, parse_deal
 
 EX1 = EXAMPLE_DEALS["example-1"]
 DIAGRAM_1 = """\

@@ -1,4 +1,4 @@
-"""The double-dummy table (tarock_solver.analysis): budgeted solver, alpha-raising
+"""The double-dummy table (tarock_solver.analysis): budgeted searches, alpha-raising
 search over exchanges, table rows, scoring, and the results-schema files."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import pytest
 
 from tarock_solver.analysis import (
     RESULT_COLUMNS,
-    BudgetSolver,
     PlayOption,
     best_play,
     dd_table,
@@ -32,7 +31,15 @@ from tarock_solver.notation import parse_deal
 from tarock_solver.oracle.cardpoints import reference_value
 from tarock_solver.rules import load_rules
 from tarock_solver.scoring import ScoreInput, score
-from tarock_solver.solver import Solver
+from tarock_solver.solver import (
+    Budget,
+    CardPointSearch,
+    OverBudget,
+    Position,
+    remaining_points,
+    solve_cards,
+    solve_position,
+)
 from tarock_solver.talon import exchanges
 
 # A full deal whose forehand is weak (Sküs and low pips), so every F row solves in
@@ -56,53 +63,83 @@ def random_position(rng: random.Random, tricks: int) -> tuple[tuple[int, int, in
     return hands, rng.randrange(3), rng.randrange(3)  # type: ignore[return-value]
 
 
-# ----------------------------------------------------------------------------- BudgetSolver
+# ----------------------------------------------------------------------------- budgets
 
 
-def test_budget_solver_agrees_with_solver_and_oracle():
+def exact_values(results):
+    """Card -> value of a card_values answer (every result must be exact)."""
+    assert all(r.exact for r in results.values())
+    return {card: r.value for card, r in results.items()}
+
+
+def test_budgeted_search_agrees_with_plain_search_and_oracle():
     rng = random.Random(11)
-    budget = BudgetSolver()
-    plain = Solver()
+    budgeted = CardPointSearch(tt_bits=16)
+    plain = CardPointSearch(tt_bits=16)
     for _ in range(25):
         hands, leader, declarer = random_position(rng, rng.randint(1, 4))
+        pos = Position(hands, leader, declarer)
         truth = reference_value(hands, leader, declarer)
-        assert budget.value(hands, leader, declarer) == truth
-        assert budget.value(hands, leader, declarer, node_limit=10**7) == truth
-        assert plain.value(hands, leader, declarer) == truth
+        assert budgeted.value(pos).value == truth
+        assert budgeted.value(pos, Budget(nodes=10**7)).value == truth
+        assert plain.value(pos).value == truth
+        assert solve_position(hands, leader, declarer, search=plain) == truth
         for target in (truth - 1, truth, truth + 1):
-            assert budget.reaches(hands, leader, declarer, target) == (truth >= target)
-        expected = plain.card_values(hands, leader, declarer)
-        assert budget.card_values(hands, leader, declarer) == expected
-        assert budget.card_values(hands, leader, declarer, node_limit=10**7) == expected
+            assert budgeted.reaches(pos, target).at_least(target) is (truth >= target)
+            got = budgeted.reaches(pos, target, Budget(nodes=10**7))
+            assert got.at_least(target) is (truth >= target)
+        expected = exact_values(plain.card_values(pos))
+        assert expected == solve_cards(hands, leader, declarer)
+        assert exact_values(budgeted.card_values(pos)) == expected
+        assert exact_values(budgeted.card_values(pos, Budget(nodes=10**7))) == expected
 
 
-def test_budget_solver_card_values_mid_trick():
+def test_budgeted_card_values_mid_trick():
     rng = random.Random(5)
-    budget = BudgetSolver()
+    budgeted = CardPointSearch(tt_bits=16)
     for _ in range(10):
         hands, leader, declarer = random_position(rng, 3)
         # play one legal card of the leader, then ask for the follower's card values
         lead = indices_of(hands[leader])[0]
         rest = list(hands)
         rest[leader] &= ~bit(lead)
-        want = Solver().card_values(rest, leader, declarer, trick=[lead])
-        assert budget.card_values(rest, leader, declarer, trick=[lead], node_limit=10**6) == want
+        pos = Position(rest, leader, declarer, trick=[lead])
+        want = exact_values(CardPointSearch(tt_bits=16).card_values(pos))
+        assert exact_values(budgeted.card_values(pos, Budget(nodes=10**6))) == want
 
 
-def test_budget_solver_gives_up_and_stays_correct(cheap):
-    budget = BudgetSolver()
-    hands = list(cheap.hands)
-    assert budget.value(hands, 0, 1, node_limit=500) is None
-    assert budget.last_aborted and budget.last_nodes <= 501
-    assert budget.reaches(hands, 0, 1, 30, node_limit=2) is None
-    assert budget.card_values(hands, 0, 1, node_limit=500) is None
-    # the table is still sound after aborted searches
+def test_budget_runs_out_with_proved_bounds_and_stays_correct(cheap):
+    search = CardPointSearch(tt_bits=18)
+    pos = Position(cheap.hands, 0, 1)
+    top = remaining_points(pos)
+    capped = search.value(pos, Budget(nodes=500))
+    assert not capped.exact and 0 <= capped.lower < capped.upper <= top
+    assert capped.nodes <= 501 and search.stats.aborted == 1
+    with pytest.raises(OverBudget):
+        _ = capped.value
+    test = search.reaches(pos, 30, Budget(nodes=2))
+    assert test.at_least(30) is None and not test.exact
+    cards = search.card_values(pos, Budget(nodes=500))
+    assert set(cards) == set(indices_of(cheap.hands[0]))  # F may lead any card
+    assert not all(r.exact for r in cards.values())
+    assert search.stats.aborted == 3
+    # the table is still sound after the aborted searches: the exact value of the
+    # deal (checked against a fresh table) lies within every bound proved above
+    exact = search.value(pos).value
+    assert exact == CardPointSearch(tt_bits=18).value(pos).value
+    assert capped.lower <= exact <= capped.upper
+    assert test.lower <= exact <= test.upper
+    full = exact_values(search.card_values(pos))
+    assert min(full.values()) == exact  # F, a defender, leads
+    for card, r in cards.items():
+        assert r.lower <= full[card] <= r.upper
     rng = random.Random(3)
     for _ in range(5):
         small, leader, declarer = random_position(rng, 3)
-        assert budget.value(small, leader, declarer) == reference_value(small, leader, declarer)
-    with pytest.raises(ValueError):
-        budget.value(hands, 0, 1, node_limit=0)
+        got = search.value(Position(small, leader, declarer)).value
+        assert got == reference_value(small, leader, declarer)
+    with pytest.raises(RulesError, match="node budget"):
+        search.value(pos, Budget(nodes=0))
 
 
 # ----------------------------------------------------------------------------- best_play
@@ -142,8 +179,9 @@ def test_best_play_equals_oracle_and_naive(seed):
     best_total = max(totals)
     first_best = options[totals.index(best_total)]
 
-    fast = best_play(BudgetSolver(), options, hands, declarer, leader=leader)
-    naive = best_play(BudgetSolver(), options, hands, declarer, leader=leader, raise_alpha=False)
+    fast = best_play(CardPointSearch(tt_bits=16), options, hands, declarer, leader=leader)
+    naive = best_play(CardPointSearch(tt_bits=16), options, hands, declarer, leader=leader,
+                      raise_alpha=False)
     for result in (fast, naive):
         assert result.complete
         assert result.best.thirds == best_total
@@ -162,7 +200,8 @@ def test_best_play_equals_oracle_and_naive(seed):
 def test_best_play_budget_marks_the_rest(cheap):
     options = [PlayOption(e.hand_after, e.declarer_pile_thirds, e)
                for e in exchanges(cheap.hands[1], cheap.talon, "three")]
-    result = best_play(BudgetSolver(), options, cheap.hands, 1, node_limit=2000)
+    result = best_play(CardPointSearch(tt_bits=18), options, cheap.hands, 1,
+                       budget=Budget(nodes=2000))
     assert not result.complete
     assert result.nodes <= 2001
     statuses = [o.status for o in result.outcomes]
@@ -176,13 +215,13 @@ def test_best_play_budget_marks_the_rest(cheap):
 
 
 def brute_force(deal, declarer, contract, skip_equivalent):
-    solver = Solver()
+    search = CardPointSearch()
     best = None
     for e in exchanges(deal.hands[declarer], deal.talon, contract,
                        skip_equivalent=skip_equivalent):
         hands = list(deal.hands)
         hands[declarer] = e.hand_after
-        total = e.declarer_pile_thirds + 3 * solver.value(hands, 0, declarer)
+        total = e.declarer_pile_thirds + 3 * search.value(Position(hands, 0, declarer)).value
         best = total if best is None else max(best, total)
     return best
 
@@ -196,7 +235,8 @@ def test_row_equals_brute_force_over_exchanges(cheap, contract, skip):
     # the reported exchange really gives the reported total
     hands = list(cheap.hands)
     hands[0] = row.hand_after
-    assert thirds_of(row.discard) + 3 * Solver().value(hands, 0, 0) == row.declarer_thirds
+    value = CardPointSearch().value(Position(hands, 0, 0)).value
+    assert thirds_of(row.discard) + 3 * value == row.declarer_thirds
     assert row.declarer_points == round_points(row.declarer_thirds)
     assert row.made == (row.declarer_thirds >= RULES.win_thirds)
     taken = {e.group_label: e for e in exchanges(cheap.hands[0], cheap.talon, contract)}
@@ -262,9 +302,10 @@ def test_table_selection_and_bad_input(cheap):
         dd_table(broken, RULES)
 
 
-def test_node_limit_gives_incomplete_rows(cheap):
+def test_node_budget_gives_incomplete_rows(cheap):
     table = dd_table(cheap, RULES, declarers=["M"], contracts=["three", "lower"],
-                     node_limit=3000)
+                     budget=Budget(nodes=3000))
+    assert table.budget == Budget(nodes=3000) and not table.complete
     three, lower = table.rows
     assert not three.complete and not lower.complete
     assert three.nodes <= 3001
@@ -281,7 +322,10 @@ def test_lead_values_match_the_row(cheap):
     assert set(values) == set(indices_of(row.hand_after))
     # F is the declarer and leads: his best lead gives exactly the row's total
     assert max(values.values()) == row.declarer_thirds
-    defended = solve_contract(cheap, 1, "solo", RULES, node_limit=2 * 10**6)
+    # a budget too small for the leads gives no values rather than guesses
+    assert lead_values(cheap, row, solver=CardPointSearch(tt_bits=16),
+                       budget=Budget(nodes=1)) is None
+    defended = solve_contract(cheap, 1, "solo", RULES, budget=Budget(nodes=2 * 10**6))
     if defended.complete:
         values = lead_values(cheap, defended)
         assert min(values.values()) == defended.declarer_thirds

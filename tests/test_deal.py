@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -11,7 +13,6 @@ import pytest
 from tarock_solver.cards import FULL_MASK, INDEX_OF, TAROCK_MASK, thirds_of
 from tarock_solver.deal import (
     ADVICE_NEEDS_HAND,
-    EXAMPLE_DEALS,
     Deal,
     DealWarning,
     PartialDeal,
@@ -21,7 +22,7 @@ from tarock_solver.deal import (
     random_deals,
 )
 from tarock_solver.errors import DealError, NotationError
-from tarock_solver.notation import format_deal, format_hand, parse_deal
+from tarock_solver.notation import EXAMPLE_DEALS, format_deal, format_hand, parse_deal
 
 EX1 = parse_deal(EXAMPLE_DEALS["example-1"])
 
@@ -228,3 +229,13 @@ def test_random_deals_are_roughly_uniform():
     p = 1 / 54
     mean, sd = 2000 * p, (2000 * p * (1 - p)) ** 0.5
     assert np.all(np.abs(talon_pos - mean) < 6 * sd + 1)
+
+
+def test_game_model_imports_no_text_format():
+    # deal.py is the game model; notation.py reads and writes it, never the reverse.
+    code = ("import sys, tarock_solver.deal; "
+            "print(sorted(m for m in sys.modules if m.startswith('tarock_solver.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "tarock_solver.notation" not in out
+    assert "tarock_solver.deal" in out

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tarock_solver.deal import EXAMPLE_DEALS, Deal, DealWarning, PartialDeal, capture_warnings
+from tarock_solver.deal import Deal, DealWarning, PartialDeal, capture_warnings
 from tarock_solver.deal_files import (
     DealRecord,
     deal_file_format,
@@ -21,7 +21,7 @@ from tarock_solver.deal_files import (
     write_deals,
 )
 from tarock_solver.errors import FileFormatError
-from tarock_solver.notation import format_deal, format_hand, parse_deal
+from tarock_solver.notation import EXAMPLE_DEALS, format_deal, format_hand, parse_deal
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -22,7 +22,7 @@ from tarock_solver.bench.gamepoints import (
 from tarock_solver.bench.positions import bench_positions, load_bench_deals
 from tarock_solver.cards import BIRD_CARD
 from tarock_solver.rules import load_rules
-from tarock_solver.solver.gamepoints import solve_game_points
+from tarock_solver.solver import solve_game_points
 
 CONFIG = GamePointBenchConfig(deals=6, tricks=(5,), node_limit=10**7, tt_bits=14)
 
@@ -41,7 +41,7 @@ def test_rows_are_the_game_point_solves_of_the_bench_positions():
         want = solve_game_points(pos.hands, pos.leader, pos.declarer, rules=rules,
                                  contract="solo", announcements={bird: "after"},
                                  taken_thirds=_base_thirds(pos), valat_open=False)
-        assert row["net_declarer"] == want.net_declarer
+        assert row["net_declarer"] == want.value == want.detail.net_declarer
         assert math.isclose(row["ratio"], row["gp_ms"] / row["card_ms"])
     ratios = sorted(r["ratio"] for r in doc["rows"])
     if ratios:

@@ -30,9 +30,9 @@ import numpy as np
 
 from tarock_solver.cards import NOMINAL
 from tarock_solver.oracle.cardpoints import random_position, reference_value
+from tarock_solver.solver import CardPointSearch, Position
 from tarock_solver.solver._kernels import bounds, keys
 from tarock_solver.solver._kernels import cardpoint as kernel
-from tarock_solver.solver.api import Solver, prepare
 
 TAROCK_CARDS = range(22)
 
@@ -109,8 +109,8 @@ def _first_trick_cases() -> list:
     out = []
     for i in range(3000):
         p = random_position(rng, 1 + i % 5, trick_cards=0, birds=i % 3 == 0)
-        birds = int(prepare(p["hands"], p["leader"], p["declarer"],
-                            restrictions=p["restrictions"]).args()[5])
+        birds = int(Position(p["hands"], p["leader"], p["declarer"],
+                             birds=p["birds"]).kernel_args()[5])
         d = p["declarer"]
         h = p["hands"]
         out.append((p, (np.int64(h[d]), np.int64(h[(d + 1) % 3]), np.int64(h[(d + 2) % 3])),
@@ -195,12 +195,14 @@ def test_rank_only_entries_of_a_twin_position_give_sound_bounds() -> None:
         ka = keys._rank_key(*(np.int64(x) for x in p["hands"]))
         kb = keys._rank_key(*(np.int64(x) for x in twin_hands))
         assert ka == kb
-        first = Solver(tt_bits=10)
-        assert first.value(**p) == reference_value(**p)
+        first = CardPointSearch(tt_bits=10)
+        assert first.value(Position(**p)).value == reference_value(**p)
         want = reference_value(**twin)
         rest = kernel.remaining_points(np.array(twin_hands, np.int64), 0, np.zeros(3, np.int64))
+        twin_pos = Position(**twin)
         for t in range(0, rest + 2):
-            probe = Solver(tt_bits=10)
+            probe = CardPointSearch(tt_bits=10)
             probe.tt[:] = first.tt
-            assert probe.reaches(target=t, **twin) == (want >= t), (p, twin, t, want)
+            got = probe.reaches(twin_pos, t).at_least(t)
+            assert got is (want >= t), (p, twin, t, want)
         checked += 1

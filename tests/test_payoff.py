@@ -25,11 +25,17 @@ import pytest
 
 from tarock_solver.cards import BIRD_CARD, INDEX_OF, thirds_of
 from tarock_solver.errors import RulesError
-from tarock_solver.oracle.cardpoints import random_position
-from tarock_solver.oracle.gamepoints import reference_game_value
+from tarock_solver.oracle import random_position, reference_game_value
 from tarock_solver.rules import load_rules
-from tarock_solver.solver.gamepoints import GamePointSearch, reserved_birds, solve_game_points
-from tarock_solver.solver.payoff import make_payoff
+from tarock_solver.solver import (
+    Budget,
+    GamePointResult,
+    GamePointSearch,
+    OverBudget,
+    make_payoff,
+    reserved_birds,
+    solve_game_points,
+)
 
 PROFILES = ("dummett", "beck", "ms2016", "loew")
 RULES = {name: load_rules(name) for name in PROFILES}
@@ -81,10 +87,13 @@ def _run(seed: int, mix: dict[int, int]) -> None:
             reserved = reserved_birds(rules, payoff)
             want = reference_game_value(payoff, hands, leader, trick=trick,
                                         reserved_birds=reserved)
-            got = GamePointSearch(payoff, reserved, tt_bits=10).solve(hands, leader, trick)
-            if got.net_declarer != want or got.score.net_declarer != want:
+            search = GamePointSearch(payoff, reserved=reserved, tt_bits=10)
+            got = search.solve(search.position(hands, leader, trick))
+            line = got.detail
+            if (got.value != want or line.net_declarer != want
+                    or line.score.net_declarer != want):
                 bad.append((rules.name, payoff.template, hands, leader, trick, want,
-                            got.net_declarer))
+                            got.value))
     assert not bad, f"{len(bad)} mismatches, first: {bad[0]}"
 
 
@@ -107,6 +116,15 @@ def _hand(text: str) -> int:
     return mask
 
 
+def _solved(*args, **kwargs) -> GamePointResult:
+    """:func:`solve_game_points` without a budget: the exact net, and the breakdown of
+    the optimal line it follows (whose net is that value)."""
+    res = solve_game_points(*args, **kwargs)
+    assert res.exact and res.detail is not None
+    assert res.value == res.detail.net_declarer == res.detail.score.net_declarer
+    return res.detail
+
+
 F, M, R = 0, 1, 2
 DUMMETT = RULES["dummett"]
 #: Tricks 14-16, M to lead, F declares a Three.  11 card points are left:
@@ -123,8 +141,8 @@ def test_gives_up_card_points_to_win_the_pagat() -> None:
     # With 33 points outside the play (99 thirds):
     #   Pagat line: P 43, game 3 + over 7 = 10, silent Pagat 5 -> writes 15, net +30
     #   points line: P 44, game 3 + over 8 = 11 -> net +22
-    res = solve_game_points(TRADE, M, F, rules=DUMMETT, contract="three", discard_thirds=9,
-                            taken_thirds=90)
+    res = _solved(TRADE, M, F, rules=DUMMETT, contract="three", discard_thirds=9,
+                  taken_thirds=90)
     assert res.net_declarer == 30
     assert res.points == 43 and res.birds == "pagat@decl:won"
     assert res.written == (15, 0, 0)
@@ -136,8 +154,8 @@ def test_gives_up_the_pagat_to_make_the_game() -> None:
     #   Pagat line: P 35 < 35⅔, lost: each defender writes 3 (under 0);
     #     the Pagat 5 is the declarer's -> written (5, 3, 3), net 15 − 11 = +4
     #   points line: P 36, game 3 + over 0 -> net +6
-    res = solve_game_points(TRADE, M, F, rules=DUMMETT, contract="three", discard_thirds=9,
-                            taken_thirds=66)
+    res = _solved(TRADE, M, F, rules=DUMMETT, contract="three", discard_thirds=9,
+                  taken_thirds=66)
     assert res.net_declarer == 6
     assert res.points == 36 and res.score.made and res.birds == ""
     assert res.line[2] == INDEX_OF["T1"]  # the Pagat ruffs trick 14
@@ -151,13 +169,13 @@ def test_valat_ms2016() -> None:
     # -> the declarer writes 63, net +126.  Leading the Pagat first loses
     # trick 15 to II (no Valat).
     hands = (_hand("T22 T1"), _hand("T2 HK"), _hand("DK D4"))
-    res = solve_game_points(hands, F, F, rules=RULES["ms2016"], contract="three",
-                            discard_thirds=9, taken_thirds=147, valat_open=True)
+    res = _solved(hands, F, F, rules=RULES["ms2016"], contract="three",
+                  discard_thirds=9, taken_thirds=147, valat_open=True)
     assert res.net_declarer == 126 and res.valat and res.points == 70
     assert res.line[0] == INDEX_OF["T22"]
     # Without Valat open (a trick was lost before, 51 points): 37 + 5 = 42 -> +84.
-    res = solve_game_points(hands, F, F, rules=RULES["ms2016"], contract="three",
-                            discard_thirds=9, taken_thirds=144, valat_open=False)
+    res = _solved(hands, F, F, rules=RULES["ms2016"], contract="three",
+                  discard_thirds=9, taken_thirds=144, valat_open=False)
     assert res.net_declarer == 84 and not res.valat
 
 
@@ -176,10 +194,10 @@ def test_partner_capture_void_vs_fail() -> None:
     # does not (value +30).
     hands = (_hand("T3 T5"), _hand("T1 T22"), _hand("T2 S8"))
     kwargs = {"contract": "three", "discard_thirds": 9, "taken_thirds": 90}
-    void = solve_game_points(hands, F, F, rules=DUMMETT, **kwargs)
+    void = _solved(hands, F, F, rules=DUMMETT, **kwargs)
     assert void.net_declarer == 20 and "uhu@def:void" in void.birds
-    fail = solve_game_points(hands, F, F, rules=load_rules("dummett", {"partner_capture": "fail"}),
-                             **kwargs)
+    fail = _solved(hands, F, F, rules=load_rules("dummett", {"partner_capture": "fail"}),
+                   **kwargs)
     assert fail.net_declarer == 30 and "uhu@def:lost" in fail.birds
     assert fail.points == void.points == 38
 
@@ -219,7 +237,7 @@ def test_bad_positions_are_refused() -> None:
     with pytest.raises(DealError, match="twice"):
         solve_game_points((_hand("T1 T2"), _hand("T2 T3"), _hand("T4 T5")), F, F, rules=DUMMETT,
                           contract="three")
-    with pytest.raises(DealError, match="same number"):
+    with pytest.raises(DealError, match="hand M has 1 card; .* it needs 2"):
         solve_game_points((_hand("T1 T2"), _hand("T3"), _hand("T4 T5")), F, F, rules=DUMMETT,
                           contract="three")
     with pytest.raises(RulesError, match="only the holder"):  # M holds the Pagat, not F
@@ -277,20 +295,22 @@ def test_relevant_birds_and_valat() -> None:
     assert not no_valat.valat_open and not no_valat.valat_matters()
 
 
-def test_node_limit_stops_the_solve() -> None:
-    from tarock_solver.solver.api import NodeLimitExceeded
-
+def test_node_budget_gives_proved_bounds() -> None:
     hands = (_hand("T22 T1 T5 HK"), _hand("T2 H4 H3 D4"), _hand("DK T3 S7 S8"))
-    with pytest.raises(NodeLimitExceeded, match="budget of 5 nodes"):
-        solve_game_points(hands, F, F, rules=DUMMETT, contract="three", discard_thirds=9,
-                          taken_thirds=90, max_nodes=5)
-    with pytest.raises(RulesError, match="max_nodes"):
-        solve_game_points(hands, F, F, rules=DUMMETT, contract="three", discard_thirds=9,
-                          taken_thirds=90, max_nodes=0)
-    full = solve_game_points(hands, F, F, rules=DUMMETT, contract="three", discard_thirds=9,
-                             taken_thirds=90, max_nodes=10**7)
-    assert full.net_declarer == reference_game_value(
+    kwargs = {"rules": DUMMETT, "contract": "three", "discard_thirds": 9, "taken_thirds": 90}
+    want = reference_game_value(
         make_payoff(DUMMETT, "three", F, hands, leader=F, base_thirds=99), hands, F)
+    capped = solve_game_points(hands, F, F, budget=Budget(nodes=5), **kwargs)
+    assert not capped.exact and capped.detail is None
+    assert capped.lower <= want <= capped.upper  # bounds on the net, never a guess
+    assert capped.nodes <= 6
+    with pytest.raises(OverBudget, match="budget after"):
+        _ = capped.value
+    with pytest.raises(RulesError, match="node budget"):
+        solve_game_points(hands, F, F, budget=Budget(nodes=0), **kwargs)
+    full = solve_game_points(hands, F, F, budget=Budget(nodes=10**7), **kwargs)
+    assert full.exact and full.value == want and full.detail.net_declarer == want
+    assert full.nodes > capped.nodes
 
 
 def test_valat_line_is_reported_in_every_profile() -> None:
@@ -298,7 +318,7 @@ def test_valat_line_is_reported_in_every_profile() -> None:
     # profile pays nothing for Valat the search ignores it, the report must not
     hands = (_hand("T22 T1"), _hand("T2 HK"), _hand("DK D4"))
     for name in PROFILES:
-        res = solve_game_points(hands, F, F, rules=RULES[name], contract="three",
-                                discard_thirds=9, taken_thirds=147, valat_open=True)
+        res = _solved(hands, F, F, rules=RULES[name], contract="three",
+                      discard_thirds=9, taken_thirds=147, valat_open=True)
         assert res.valat and res.line[0] == INDEX_OF["T22"], name
         assert res.score.valat

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tarock_cli.commands._outcome import input_from_dict
 
 from tarock_solver.cards import FULL_MASK, INDEX_OF, KINGS_MASK, round_points, thirds_of, wins
 from tarock_solver.errors import RulesError
@@ -21,7 +22,6 @@ from tarock_solver.scoring import (
     ScoreInput,
     ScoreResult,
     bird_outcomes_from_state,
-    input_from_dict,
     option_of,
     score,
     score_trischaken,

@@ -2,7 +2,7 @@
 
 The deal is lopsided so that whole-deal game-point solves take well under a
 second: F holds the Pagat and fourteen high tarocks, M the low tarocks II..VII, R the VIII.
-Expected values come from the library (:mod:`tarock_solver.solver.gamepoints`),
+Expected values come from the library (:func:`tarock_solver.solver.deal_game_points`),
 itself proved against the score-sheet oracle in tests/test_payoff.py.
 """
 
@@ -16,11 +16,7 @@ from clitools import run
 from tarock_solver.analysis import solve_contract
 from tarock_solver.notation import parse_deal
 from tarock_solver.rules import load_rules
-from tarock_solver.solver.gamepoints import (
-    announcement_options,
-    best_announcements,
-    deal_game_points,
-)
+from tarock_solver.solver import announcement_options, best_announcements, deal_game_points
 
 STRONG = ("F:22,21,20,19,18,17,16,15,14,13,12,11,10,9,1.K... 7,6,5,4,3,2.QCJA234.34..8 "
           "8..KQCJA2.KQCJT987.7/C9,C10,CJ,CC,CQ,CK")
@@ -43,10 +39,11 @@ def test_json_game_points_match_the_library(capsys):
     rules = load_rules()
     deal = parse_deal(STRONG)
     card_row = solve_contract(deal, "F", "solo", rules)
-    want = deal_game_points(deal, 0, "solo", rules=rules, hand_after=card_row.hand_after,
-                            announcements={"pagat": "after"}, contras={"game": "a"})
+    result = deal_game_points(deal, 0, "solo", rules=rules, hand_after=card_row.hand_after,
+                              announcements={"pagat": "after"}, contras={"game": "a"})
+    want = result.detail
     assert row["announcements"] == {"pagat": "after"}
-    assert row["net_declarer"] == want.net_declarer
+    assert row["net_declarer"] == result.value == want.net_declarer
     assert [row["written_F"], row["written_M"], row["written_R"]] == list(want.written)
     assert row["written"] == list(want.written)
     assert row["birds"] == want.birds and row["valat"] == want.valat
@@ -65,11 +62,11 @@ def test_table_shows_the_game_point_section(capsys):
     deal = parse_deal(STRONG)
     card_row = solve_contract(deal, "F", "solo", rules)
     want = deal_game_points(deal, 0, "solo", rules=rules, hand_after=card_row.hand_after,
-                            announcements={"pagat": "after"})
+                            announcements={"pagat": "after"}).value
     line = next(ln for ln in out.splitlines()[out.splitlines().index(
         next(x for x in out.splitlines() if x.startswith("Game points"))):]
         if ln.strip().startswith("F "))
-    assert f"{want.net_declarer:+d}" in line and "pagat" in line
+    assert f"{want:+d}" in line and "pagat" in line
 
 
 def test_best_announcements_is_the_best_set_tried(capsys):
@@ -92,7 +89,7 @@ def test_best_announcements_is_the_best_set_tried(capsys):
     for item, level in announcement_options(rules, "solo", hand):
         assert ((item, level),) in tried
     choice = best_announcements(deal, 0, "solo", rules=rules, hand_after=hand)
-    assert choice.result.net_declarer == row["net_declarer"]
+    assert choice.result.value == row["net_declarer"]
 
 
 def test_row_whose_declarer_cannot_announce_gets_a_note(capsys):

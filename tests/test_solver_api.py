@@ -1,10 +1,11 @@
-"""Public solver API: arguments, validation, stats, card values, batches, TT reuse."""
+"""The solver's front door: positions, budgets, results, both searches, batches, TT reuse."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +14,15 @@ import tarock_solver
 from tarock_solver.cards import INDEX_OF, mask_of
 from tarock_solver.errors import DealError, RulesError, TarockError
 from tarock_solver.oracle.cardpoints import random_position, reference_value
-from tarock_solver.solver import NodeLimitExceeded, Solver, solve_cards, solve_position
+from tarock_solver.solver import (
+    Budget,
+    CardPointSearch,
+    OverBudget,
+    Position,
+    SearchResult,
+    solve_cards,
+    solve_position,
+)
 
 
 def cards(*ids: str) -> int:
@@ -39,10 +48,10 @@ def test_value_target_and_stats() -> None:
     assert value == reference_value(HANDS, 0, 0)
     assert solve_position(HANDS, 0, 0, target=value) is True
     assert solve_position(HANDS, 0, 0, target=value + 1) is False
-    result, nodes = solve_position(HANDS, 0, 0, stats=True)
-    assert result == value and isinstance(nodes, int) and nodes >= 1
-    ok, nodes = solve_position(HANDS, 0, 0, target=0, stats=True)
-    assert ok is True and nodes >= 1
+    result = CardPointSearch(tt_bits=10).value(Position(HANDS, 0, 0))
+    assert result.value == value and result.exact and result.nodes >= 1 and result.tests >= 1
+    test = CardPointSearch(tt_bits=10).reaches(Position(HANDS, 0, 0), value + 1)
+    assert test.at_least(value + 1) is False and test.upper <= value and test.tests == 1
 
 
 def test_hand_worked_example() -> None:
@@ -63,8 +72,8 @@ def test_trick_in_progress_and_card_values() -> None:
     assert solve_position(hands, 0, 0, trick=trick) == 21
     vals = solve_cards(hands, 0, 0, trick=trick)
     assert vals == {idx("T5"): 21}  # M must follow with his only tarock
-    vals, nodes = solve_cards(hands, 0, 0, trick=trick, stats=True)
-    assert nodes >= 1
+    results = CardPointSearch(tt_bits=10).card_values(Position(hands, 0, 0, trick=trick))
+    assert {c: r.value for c, r in results.items()} == vals
 
 
 def test_equivalent_cards_share_a_value() -> None:
@@ -96,21 +105,21 @@ def test_bird_reserve() -> None:
     hands = (cards("T21", "HK"), cards("T5", "HQ"), cards("T1", "T3", "S7"))
     trick = (idx("T22"), idx("T4"))
     free = solve_cards(hands, 0, 2, trick=trick)
-    kept = solve_cards(hands, 0, 2, trick=trick, restrictions=["pagat"])
+    kept = solve_cards(hands, 0, 2, trick=trick, birds=["pagat"])
     assert set(free) == {idx("T1"), idx("T3")}
     assert set(kept) == {idx("T3")}
     # forced: with only the bird left to follow, the legal set is unchanged
     hands = (cards("HK"), cards("HQ"), cards("T1", "S7"))
-    forced = solve_cards(hands, 0, 2, trick=trick, restrictions=("pagat",))
+    forced = solve_cards(hands, 0, 2, trick=trick, birds=("pagat",))
     assert set(forced) == {idx("T1")}
     full = (cards("T22", "HK"), cards("T4", "HQ"), cards("T1", "S7"))
-    got = solve_position(full, 0, 2, restrictions=("PAGAT", "uhu"))
-    assert got == reference_value(full, 0, 2, restrictions=("pagat", "uhu"))
+    got = solve_position(full, 0, 2, birds=("PAGAT", "uhu"))
+    assert got == reference_value(full, 0, 2, birds=("pagat", "uhu"))
 
 
 def test_solver_reuse_across_declarers_and_birds() -> None:
     rng = np.random.default_rng(11)
-    shared = Solver(tt_bits=14)
+    shared = CardPointSearch(tt_bits=14)
     for _ in range(30):
         p = random_position(rng, 5)
         for declarer in range(3):
@@ -120,8 +129,9 @@ def test_solver_reuse_across_declarers_and_birds() -> None:
             for off, c in enumerate(p["trick"]):
                 hands[(p["leader"] + off) % 3] |= 1 << c
             q["hands"] = tuple(hands)
-            assert shared.value(**q) == Solver(tt_bits=10).value(**q)
-    assert shared.stats.solves == 90
+            pos = Position(**q)
+            assert shared.value(pos).value == CardPointSearch(tt_bits=10).value(pos).value
+    assert shared.stats.searches == 90
     assert shared.stats.nodes > 0 and shared.stats.tt_hits > 0
 
 
@@ -134,10 +144,13 @@ def test_solver_reuse_across_declarers_and_birds() -> None:
         ({"hands": (3, 4, 8)}, DealError, "hand M has 1 card;"),
         ({"leader": 3}, RulesError, "leader 3 is not a seat"),
         ({"declarer": "x"}, RulesError, 'declarer "x" is not a seat'),
-        ({"restrictions": ["mond"]}, RulesError, 'unknown bird "mond"'),
+        ({"birds": ["mond"]}, RulesError, 'unknown bird "mond"'),
         ({"trick": (5, 6, 7)}, DealError, "0, 1 or 2 played cards"),
         ({"trick": (0,)}, DealError, "in the current trick and in hand F"),
         ({"tt_bits": 3}, RulesError, "tt_bits 3 is out of range"),
+        ({"leader": 1.5}, RulesError, "leader 1.5 is not a seat"),
+        ({"hands": "abc"}, DealError, "3 hands"),
+        ({"trick": ("x",)}, DealError, "not a card index"),
     ],
 )
 def test_bad_input_raises_tarock_errors(kwargs: dict, error: type, text: str) -> None:
@@ -173,7 +186,8 @@ def test_solve_many_matches_single_solves_in_a_spawned_process() -> None:
         got, nodes = solve_many([Position(**p) for p in ps], threads=2, stats=True)
         assert got.tolist() == want, (got, want)
         assert (nodes > 0).all()
-        ok = solve_many([tuple(Position(**p)) for p in ps], target=12)
+        ok = solve_many([(p["hands"], p["leader"], p["declarer"], p["trick"], p["birds"])
+                         for p in ps], target=12)
         assert ok.dtype == bool and ok.tolist() == [w >= 12 for w in want]
         per = solve_many(ps[:3], target=[want[0], want[1] + 1, 0])
         assert per.tolist() == [True, False, True]
@@ -186,13 +200,126 @@ def test_solve_many_matches_single_solves_in_a_spawned_process() -> None:
     assert out.stdout.strip().endswith("ok")
 
 
-def test_node_budget_stops_search_and_keeps_table_sound() -> None:
+def test_node_budget_gives_proved_bounds_and_keeps_table_sound() -> None:
     rng = np.random.default_rng(8)
-    p = random_position(rng, 8, trick_cards=0, birds=False)
-    capped = Solver(tt_bits=14, max_nodes=50)
-    with pytest.raises(NodeLimitExceeded, match="max_nodes=50"):
-        capped.value(**p)
-    with pytest.raises(NodeLimitExceeded):
-        capped.card_values(**p)
-    capped.max_nodes = None
-    assert capped.value(**p) == Solver(tt_bits=14).value(**p)
+    for _ in range(8):
+        p = random_position(rng, 8, trick_cards=0, birds=False)
+        pos = Position(**p)
+        exact = CardPointSearch(tt_bits=14).value(pos).value
+        capped = CardPointSearch(tt_bits=14)
+        for nodes in (1, 50, 500, 5000):
+            r = capped.value(pos, Budget(nodes=nodes))
+            assert r.lower <= exact <= r.upper  # bounds, never a guess
+            if not r.exact:
+                with pytest.raises(OverBudget, match="between"):
+                    _ = r.value
+                assert r.nodes <= nodes + 1
+            t = capped.reaches(pos, exact, Budget(nodes=nodes))
+            assert t.at_least(exact) in (True, None)
+            assert set(capped.card_values(pos, Budget(nodes=nodes))) == set(solve_cards(**p))
+        # whatever was aborted, the shared table still gives exact answers
+        assert capped.value(pos).value == exact
+        assert capped.stats.aborted > 0
+
+
+def test_card_values_under_a_budget_bound_every_card() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        p = random_position(rng, 5)
+        pos = Position(**p)
+        exact = solve_cards(**p)
+        for nodes in (1, 30, 300):
+            got = CardPointSearch(tt_bits=10).card_values(pos, Budget(nodes=nodes))
+            assert set(got) == set(exact)
+            for card, r in got.items():
+                assert r.lower <= exact[card] <= r.upper
+
+
+def test_guess_and_first_test_change_the_path_not_the_value() -> None:
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        pos = Position(**random_position(rng, 6))
+        want = CardPointSearch(tt_bits=10).value(pos).value
+        for guess in (None, 0, want, want + 7, 500):
+            for first in (None, 1, want, want + 1):
+                r = CardPointSearch(tt_bits=10).value(pos, guess=guess, first_test=first)
+                assert r.value == want
+
+
+def test_seconds_budget_stops_a_long_search() -> None:
+    from tarock_solver.bench import load_bench_deals
+
+    # bench deal 1 with M declaring takes ~15 s of one core to solve exactly
+    deal = load_bench_deals(None, 2)[1].deal
+    search = CardPointSearch(tt_bits=16)
+    r = search.value(Position(deal.hands, 0, 1), Budget(seconds=0.2))
+    assert not r.exact and r.lower < r.upper
+    assert r.seconds < 3.0  # the clock is read every 4,096 nodes
+    both = search.value(Position(deal.hands, 0, 1), Budget(nodes=10**9, seconds=0.2))
+    assert not both.exact and both.seconds < 3.0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "text"),
+    [({"nodes": 0}, "node budget"), ({"nodes": 2.5}, "node budget"), ({"nodes": True}, "node budget"),
+     ({"seconds": 0}, "time budget"), ({"seconds": float("nan")}, "time budget"),
+     ({"seconds": float("inf")}, "time budget"), ({"seconds": "soon"}, "time budget")],
+)
+def test_bad_budgets_are_refused(kwargs: dict, text: str) -> None:
+    with pytest.raises(RulesError, match=text):
+        Budget(**kwargs)
+
+
+def test_budget_and_result_basics() -> None:
+    assert Budget().unlimited and Budget.of(None) == Budget() and Budget.of(7) == Budget(nodes=7)
+    r = SearchResult(3, 9, nodes=10)
+    assert not r.exact and r.at_least(3) is True and r.at_least(10) is False
+    assert r.at_least(5) is None and str(r) == "3..9"
+    assert SearchResult(4, 4).value == 4
+
+
+def test_position_play_and_facts() -> None:
+    pos = Position(HANDS, 0, 0)
+    assert pos.mover == 0 and pos.trick_number == 14 and pos.cards_left == 9
+    nxt, gained = pos.play(idx("T22"))
+    assert nxt is not None and nxt.trick == (idx("T22"),) and gained == 0 and nxt.mover == 1
+    with pytest.raises(RulesError, match="not a legal play"):
+        nxt.play(idx("HQ"))  # M must follow with his tarock
+    assert Position.of((HANDS, 0, 0)) == pos == Position.of({"hands": HANDS, "leader": 0,
+                                                             "declarer": 0})
+
+
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_only_the_package_is_imported_from_outside_the_solver() -> None:
+    """Nothing outside tarock_solver/solver/ imports a module inside it (the package
+    itself is the door); tests of the private kernels are the only exception."""
+    import re
+
+    pattern = re.compile(r"^\s*(?:from|import)\s+(?:tarock_solver\.solver\.|\.+solver\.)(\w+)",
+                         re.MULTILINE)
+    bad = []
+    for folder in ("tarock_solver", "cli", "benchmarks"):
+        for path in (_ROOT / folder).rglob("*.py"):
+            if (_ROOT / "tarock_solver" / "solver") in path.parents:
+                continue
+            for m in pattern.finditer(path.read_text()):
+                bad.append(f"{path.relative_to(_ROOT)}: {m.group(0).strip()}")
+    assert not bad, "\n".join(bad)
+
+
+def test_package_docstring_examples_run() -> None:
+    import doctest
+
+    import tarock_solver.solver as door
+
+    assert doctest.testmod(door).failed == 0
+
+
+def test_api_document_examples_run() -> None:
+    import doctest
+
+    result = doctest.testfile(str(_ROOT / "docs" / "API.md"), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 20 and result.failed == 0

@@ -16,12 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarock_solver.oracle.cardpoints import (
-    random_position,
-    reference_card_values,
-    reference_value,
-)
-from tarock_solver.solver.api import Solver
+from tarock_solver.oracle import random_position, reference_card_values, reference_value
+from tarock_solver.solver import CardPointSearch, Position
 
 # tricks -> positions in the CI sample (the 6-trick reference takes ~0.2 s each)
 CI_MIX = {1: 350, 2: 400, 3: 450, 4: 500, 5: 280, 6: 20}
@@ -38,17 +34,18 @@ def _positions(seed: int, mix: dict[int, int]) -> list[dict]:
 def _check(positions: list[dict], card_every: int) -> None:
     # A small shared table: later positions probe entries of earlier ones
     # (other declarers, birds, leaders) and slots are evicted all the time.
-    shared = Solver(tt_bits=12)
+    shared = CardPointSearch(tt_bits=12)
     bad = []
     for i, p in enumerate(positions):
+        pos = Position(**p)
         want = reference_value(**p)
-        got = shared.value(**p)
-        fresh = Solver(tt_bits=10).value_full_window(**p)
+        got = shared.value(pos).value
+        fresh = CardPointSearch(tt_bits=10).value_full_window(pos).value
         if not got == fresh == want:
             bad.append((p, want, got, fresh))
         if i % card_every == 0:
             ref_cards = reference_card_values(**p)
-            cards = shared.card_values(**p)
+            cards = {c: r.value for c, r in shared.card_values(pos).items()}
             if cards != ref_cards:
                 bad.append((p, ref_cards, cards, None))
     assert not bad, f"{len(bad)} mismatches, first: {bad[0]}"
@@ -58,7 +55,7 @@ def test_oracle_ci_sample() -> None:
     positions = _positions(20240601, CI_MIX)
     assert len(positions) == 2000
     assert sum(1 for p in positions if p["trick"]) > 1000
-    assert sum(1 for p in positions if p["restrictions"]) > 500
+    assert sum(1 for p in positions if p["birds"]) > 500
     _check(positions, card_every=7)
 
 
@@ -80,24 +77,25 @@ def test_exact_equals_null_window_and_bisection(tricks: int, count: int) -> None
     """On 8-10 trick positions: MTD(f) == full window == the null-window
     threshold where the answer flips, and the per-card values agree."""
     for p in _large_positions(tricks * 101, tricks, count):
-        solver = Solver(tt_bits=16)
-        value = solver.value(**p)
-        assert Solver(tt_bits=16).value_full_window(**p) == value
+        pos = Position(**p)
+        search = CardPointSearch(tt_bits=16)
+        value = search.value(pos).value
+        assert CardPointSearch(tt_bits=16).value_full_window(pos).value == value
         # every threshold, with one shared table and a fresh one for a few
-        answers = [solver.reaches(target=t, **p) for t in range(0, 75)]
+        answers = [search.reaches(pos, t).at_least(t) for t in range(0, 75)]
         assert answers == [t <= value for t in range(0, 75)]
         for t in (value, value + 1):
-            assert Solver(tt_bits=14).reaches(target=t, **p) == (t <= value)
+            assert CardPointSearch(tt_bits=14).reaches(pos, t).at_least(t) is (t <= value)
         # bisection with independent null-window tests
         lo, hi = 0, 75
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if Solver(tt_bits=14).reaches(target=mid, **p):
+            if CardPointSearch(tt_bits=14).reaches(pos, mid).at_least(mid):
                 lo = mid
             else:
                 hi = mid - 1
         assert lo == value
-        cards = solver.card_values(**p)
+        cards = {c: r.value for c, r in search.card_values(pos).items()}
         seat = (p["leader"] + len(p["trick"])) % 3
         pick = max if seat == p["declarer"] else min
         assert pick(cards.values()) == value

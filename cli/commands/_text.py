@@ -1,4 +1,4 @@
-"""Small text helpers shared by the `rules` and `score` commands."""
+"""Text output shared by the `rules` and `score` commands: ASCII spellings and aligned tables."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import threading
 
 import click
 
-from tarock_solver.advise.adviser import AdviceRequest, RaceConfig, advise
+from tarock_solver.advise import AdviceRequest, RaceConfig, advise
 from tarock_solver.advise.inputs import read_advice_input
 from tarock_solver.advise.plot import plot_points
 from tarock_solver.advise.report import (
@@ -23,7 +23,6 @@ from tarock_solver.advise.report import (
 from tarock_solver.deal import capture_warnings
 from tarock_solver.diagram import can_show_symbols, hand_line
 from tarock_solver.notation import SEATS, format_cards
-from tarock_solver.rules import load_rules
 
 from ..main import Settings
 from ._text import plain
@@ -60,7 +59,7 @@ def _text_table(df) -> str:
 
 @click.command("advise")
 @click.argument("words", nargs=-1, metavar="[HAND | DEAL]")
-@click.option("--seat", type=click.Choice(["F", "M", "R"], case_sensitive=False),
+@click.option("--seat", type=click.Choice(list(SEATS), case_sensitive=False),
               help="Your seat (default F; taken from the deal when one hand is given).")
 @click.option("--contract", "contract", metavar="NAME",
               help="Only this contract (three, lower, two, one, solo).")
@@ -97,7 +96,7 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
     HAND is 16 cards in any notation (compact "21,20,16,15,7,5,2,1.K.KQ.K97.Q9" or free
     form), or a partial deal such as "F:<hand> - -/?".  Without HAND a demo hand is used.
     """
-    rules = load_rules(settings.rules, settings.opts)
+    rules = settings.loaded_rules
     jobs = jobs or (os.cpu_count() or 1)
     if plot_path:
         _require_matplotlib()
@@ -110,7 +109,7 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
         raise click.UsageError("--talon needs --contract (the contract that exposed the "
                                "talon: " + ", ".join(c for c in rules.contracts if c != "solo")
                                + ").")
-    req = AdviceRequest(hand=inp.hand, seat=inp.seat, rules_name=rules.name,
+    req = AdviceRequest(hand=inp.hand, seat=inp.seat, rules=rules, rules_name=rules.name,
                         overrides=dict(settings.opts), contracts=contracts, talon=inp.talon,
                         others=inp.others, samples=samples, time_limit=time_limit, seed=seed,
                         jobs=jobs, race=RaceConfig(), progress=not no_progress,

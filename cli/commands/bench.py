@@ -114,8 +114,6 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
         run_bench,
         save_report,
     )
-    from tarock_solver.rules import load_rules
-
     if against_path is not None:
         if compare_path is None:
             raise click.UsageError("--against needs --compare OLD.json.")
@@ -154,7 +152,7 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
     from tqdm import tqdm
 
     n_deals = len(load_bench_deals(config.deals_file, config.deals))
-    n_contracts = len(load_rules(config.rules, config.rule_options).contracts)
+    n_contracts = len(settings.rules_named(config.rules, config.rule_options).contracts)
     with tqdm(total=planned_steps(config, n_deals, n_contracts), desc="bench", unit="solve",
               file=sys.stderr, disable=None, leave=False) as bar:
         doc = run_bench(config, step=lambda: bar.update(1),
@@ -208,7 +206,7 @@ def _batch_throughput(settings: Settings, n_deals: int, node_limit: int | None,
 def _gamepoint_ratio(settings: Settings, deals: int | None, node_limit: int | None,
                      tricks: tuple[int, ...] | None, deals_file: str | None,
                      json_path: str | None) -> None:
-    """Game-point solve time over card-point solve time on the bench deals (issue #5's bar)."""
+    """Game-point solve time over card-point solve time on the bench deals."""
     import json
 
     from tqdm import tqdm
@@ -244,7 +242,7 @@ def _gamepoint_ratio(settings: Settings, deals: int | None, node_limit: int | No
 
 def _advise_bench(settings: Settings, hands: int | None, samples: int, time_limit: float,
                   threads: int | None, json_path: str | None, birds: bool) -> None:
-    """Adviser wall time, worlds/s and SE on the shipped advice hands (issue #6's bar)."""
+    """Adviser wall time, worlds/s and SE on the shipped advice hands."""
     import json
     import os
 

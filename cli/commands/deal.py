@@ -13,7 +13,6 @@ from tarock_solver.deal_files import DealRecord, dump_deals
 from tarock_solver.diagram import can_show_symbols, render_deal
 from tarock_solver.errors import FileFormatError
 from tarock_solver.notation import format_deal
-from tarock_solver.rules import load_rules
 
 from ..main import Settings
 
@@ -66,10 +65,9 @@ def command(settings: Settings, seed: int | None, count: int, fmt: str | None,
                for i, deal in enumerate(random_deals(seed, count))]
 
     if fmt == "text":
-        rules = load_rules(settings.rules, settings.opts)
         stdout = click.get_text_stream("stdout")
         symbols = output is not None or can_show_symbols(getattr(stdout, "encoding", None))
-        text = _text(records, seed, getattr(rules, "name", settings.rules),
+        text = _text(records, seed, settings.loaded_rules.name,
                      ascii=settings.ascii or not symbols)
     else:
         buffer = io.StringIO(newline="")

@@ -14,10 +14,10 @@ from tarock_solver.rules import (
     MARK_FLAGS,
     TARGET_KEYS,
     Rules,
-    load_rules,
     profile_names,
 )
 
+from ..main import Settings
 from ._text import plain, table
 
 
@@ -155,7 +155,7 @@ def as_json(rules: Rules) -> dict[str, object]:
 @click.option("--json", "as_json_", is_flag=True, help="Print the profile as JSON.")
 @click.option("--list", "list_", is_flag=True, help="List the profile names.")
 @click.pass_obj
-def command(settings: object, name: str | None, as_json_: bool, list_: bool) -> None:
+def command(settings: Settings, name: str | None, as_json_: bool, list_: bool) -> None:
     """Show a rule profile: contracts, items and option values.
 
     NAME defaults to the global --rules; global --opt overrides are applied.
@@ -163,9 +163,8 @@ def command(settings: object, name: str | None, as_json_: bool, list_: bool) -> 
     if list_:
         click.echo("\n".join(profile_names()))
         return
-    profile = name or getattr(settings, "rules", "dummett")
-    rules = load_rules(profile, getattr(settings, "opts", {}))
+    rules = settings.loaded_rules if name is None else settings.rules_named(name)
     if as_json_:
         click.echo(json.dumps(as_json(rules), ensure_ascii=False, indent=2))
     else:
-        click.echo(render(rules, bool(getattr(settings, "ascii", False))))
+        click.echo(render(rules, settings.ascii))

@@ -1,8 +1,8 @@
 """`tarock score`: score one deal's outcome and print the itemised table and nets.
 
 The outcome comes from options, from a JSON object (``--json-in FILE`` or ``-``
-for stdin, same field names as :data:`tarock_solver.scoring.INPUT_FIELDS`), or
-both; options given on the command line win over the file.
+for stdin, same field names as :data:`._outcome.INPUT_FIELDS`), or both; options
+given on the command line win over the file.
 """
 
 from __future__ import annotations
@@ -14,19 +14,20 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
+from tarock_solver.cards import SEAT_NAMES
 from tarock_solver.errors import FileFormatError, RulesError
-from tarock_solver.rules import SEAT_NAMES, Rules, load_rules
-from tarock_solver.rules.scenario import parse_option
+from tarock_solver.rules import Rules
 from tarock_solver.scoring import (
     ScoreResult,
     TrischakenResult,
-    input_from_dict,
     option_of,
-    parse_bird,
+    parse_option,
     score,
     score_trischaken,
 )
 
+from ..main import Settings
+from ._outcome import input_from_dict, parse_bird
 from ._text import plain, table
 
 
@@ -67,13 +68,13 @@ def _triple(text: str, flag: str) -> list[int]:
     return values
 
 
-def _choose_rules(settings: Any, data: dict[str, Any]) -> Rules:
+def _choose_rules(settings: Settings, data: dict[str, Any]) -> Rules:
     """--rules given on the command line wins over the file's "rules"; --opt over "options"."""
     ctx = click.get_current_context()
     parent = ctx.parent
     explicit = (parent is not None
                 and parent.get_parameter_source("rules") == ParameterSource.COMMANDLINE)
-    name = getattr(settings, "rules", "dummett")
+    name = settings.rules
     if not explicit and data.get("rules"):
         name = str(data["rules"])
     options: dict[str, Any] = {}
@@ -83,8 +84,7 @@ def _choose_rules(settings: Any, data: dict[str, Any]) -> Rules:
     if not isinstance(file_options, dict):
         raise RulesError('"options" must be an object of option keys, e.g. {"partner_capture": "fail"}.')
     options.update(file_options)
-    options.update(getattr(settings, "opts", {}) or {})
-    return load_rules(name, options)
+    return settings.rules_named(name, options)
 
 
 def _seat_list(seats: tuple[int, ...]) -> str:
@@ -179,7 +179,7 @@ def _json_game(rules: Rules, res: ScoreResult, contract: str, option: str) -> di
 @click.option("--json-in", "json_in", metavar="FILE|-", help="Read the outcome from JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_obj
-def command(settings: Any, contract: str | None, declarer: str | None, points: int | None,
+def command(settings: Settings, contract: str | None, declarer: str | None, points: int | None,
             thirds: int | None, level: str | None, announce: tuple[str, ...],
             contra: tuple[str, ...], bird: tuple[str, ...], valat: bool | None,
             hand_bonus: tuple[str, ...], hand: tuple[str, ...], declarer_hand: str | None,
@@ -218,7 +218,7 @@ def command(settings: Any, contract: str | None, declarer: str | None, points: i
                               "tricks": _triple(tricks or "", "--tricks")}
 
     rules = _choose_rules(settings, data)
-    ascii_only = bool(getattr(settings, "ascii", False))
+    ascii_only = settings.ascii
     tri = data.get("trischaken")
     if tri is not None or str(data.get("contract", "")).lower() == "trischaken":
         if not isinstance(tri, dict) or "points" not in tri or "tricks" not in tri:

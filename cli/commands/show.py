@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import click
 
-from tarock_solver.cards import FULL_MASK, TOTAL_THIRDS, round_points, thirds_of
-from tarock_solver.deal import EXAMPLE_DEALS, Deal, PartialDeal, capture_warnings
+from tarock_solver.cards import FULL_MASK, SEAT_NAMES, TOTAL_THIRDS, round_points, thirds_of
+from tarock_solver.deal import Deal, PartialDeal, capture_warnings
 from tarock_solver.deal_files import read_deals
 from tarock_solver.diagram import can_show_symbols, render_deal
-from tarock_solver.notation import SEATS, parse_deal
-from tarock_solver.rules import load_rules
+from tarock_solver.notation import EXAMPLE_DEALS, parse_deal
 
 from ..main import Settings
 
@@ -35,7 +34,7 @@ def points_table(deal: Deal | PartialDeal, *, ascii: bool = False) -> list[str]:
     """
     rows: list[tuple[str, int | None]] = []
     placed = 0
-    for seat, mask in zip(SEATS, deal.hands, strict=True):
+    for seat, mask in zip(SEAT_NAMES, deal.hands, strict=True):
         rows.append((seat, None if mask is None else thirds_of(mask)))
         placed |= mask or 0
     talon_mask = deal.talon_mask
@@ -85,8 +84,7 @@ def command(settings: Settings, words: tuple[str, ...], record_id: str | None,
     examples.  A .jsonl or .csv FILE shows every deal in it.  Without an argument the
     demo deal example-1 is shown.
     """
-    rules = load_rules(settings.rules, settings.opts)
-    rules_name = getattr(rules, "name", settings.rules)
+    rules_name = settings.loaded_rules.name
     stdout = click.get_text_stream("stdout")
     ascii = settings.ascii or not can_show_symbols(getattr(stdout, "encoding", None))
     text = " ".join(words).strip() or DEMO

@@ -16,16 +16,22 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 import click
 
 from tarock_solver.cards import round_points
-from tarock_solver.deal import EXAMPLE_DEALS, Deal, capture_warnings
+from tarock_solver.deal import Deal, capture_warnings
 from tarock_solver.errors import RulesError
-from tarock_solver.notation import SEATS, card_id, card_label, format_deal, parse_deal
-from tarock_solver.rules import Rules, item_name, load_rules
+from tarock_solver.notation import (
+    EXAMPLE_DEALS,
+    SEATS,
+    card_id,
+    card_label,
+    format_deal,
+    parse_deal,
+)
+from tarock_solver.rules import Rules, item_name
 
 from ..main import Settings
 from ._text import plain, table
@@ -136,7 +142,7 @@ OBJECTIVES = ("card-points", "game-points")
 
 def parse_announce(token: str, rules: Rules) -> tuple[str, str]:
     """``pagat``, ``pagat:before`` → (item, level); RulesError naming the token otherwise."""
-    from tarock_solver.solver.gamepoints import ANNOUNCEABLE
+    from tarock_solver.solver import ANNOUNCEABLE
 
     name, _, level = token.partition(":")
     try:
@@ -185,55 +191,11 @@ def parse_contra(token: str, rules: Rules) -> tuple[str, str]:
     return name, text
 
 
-@dataclass
-class GameRow:
-    """The game-point result of one table row (None fields: not solved)."""
-
-    announcements: dict[str, str]
-    result: Any = None
-    error: str | None = None
-    tried: tuple[Any, ...] = ()
-
-
-def _game_rows(deal: Deal, rules: Rules, rows: list[Any], announce: dict[str, str],
-               contras: dict[str, str], best: bool, node_limit: int | None,
-               progress: Any) -> list[GameRow]:
-    from tarock_solver.solver.api import NodeLimitExceeded
-    from tarock_solver.solver.gamepoints import best_announcements, deal_game_points
-
-    out = []
-    for row in rows:
-        game = GameRow(dict(announce))
-        if not row.complete:
-            game.error = "the card-point search ran out of nodes: no exchange to play"
-        else:
-            try:
-                if best:
-                    choice = best_announcements(
-                        deal, row.declarer, row.contract, rules=rules,
-                        hand_after=row.hand_after, discard=row.discard, contras=contras,
-                        max_nodes=node_limit)
-                    game.announcements, game.result = choice.announcements, choice.result
-                    game.tried = choice.tried
-                else:
-                    game.result = deal_game_points(
-                        deal, row.declarer, row.contract, rules=rules,
-                        hand_after=row.hand_after, discard=row.discard,
-                        announcements=announce, contras=contras, max_nodes=node_limit)
-            except NodeLimitExceeded:
-                game.error = f"node limit of {node_limit:,} reached"
-            except RulesError as exc:
-                game.error = str(exc)
-        out.append(game)
-        progress()
-    return out
-
-
 def _announced_text(anns: dict[str, str]) -> str:
     return ",".join(f"{k}:{v}" if v != "after" else k for k, v in sorted(anns.items())) or "-"
 
 
-def _game_table_lines(rows: list[Any], games: list[GameRow], ascii_only: bool) -> list[str]:
+def _game_table_lines(rows: list[Any], games: list[Any], ascii_only: bool) -> list[str]:
     body = []
     notes = []
     for row, game in zip(rows, games, strict=True):
@@ -255,7 +217,7 @@ def _game_table_lines(rows: list[Any], games: list[GameRow], ascii_only: bool) -
     return lines + [plain(f"  {n}", ascii_only) for n in notes]
 
 
-def _game_json(game: GameRow) -> dict[str, Any]:
+def _game_json(game: Any) -> dict[str, Any]:
     res = game.result
     obj: dict[str, Any] = {"objective": "game-points", "announcements": game.announcements}
     if res is None:
@@ -271,8 +233,9 @@ def _game_json(game: GameRow) -> dict[str, Any]:
                    line=[card_id(c) for c in res.line], game_nodes=res.nodes,
                    game_tests=res.tests)
     if game.tried:
-        obj["announcement_sets"] = [{"announcements": dict(k), "net_declarer": v}
-                                    for k, v in game.tried]
+        obj["announcement_sets"] = [
+            {"announcements": dict(k), "net_declarer": v.value if v.exact else None,
+             "net_bounds": None if v.exact else [v.lower, v.upper]} for k, v in game.tried]
     return obj
 
 
@@ -301,7 +264,7 @@ def _game_json(game: GameRow) -> dict[str, Any]:
 @click.option("--announcements", "announcements", default="given", show_default=True,
               type=click.Choice(("given", "best"), case_sensitive=False),
               help="With game points: best = per row the announcement set with the largest "
-                   "game-point value (greedy search, see tarock_solver.solver.gamepoints).")
+                   "game-point value (greedy search over the announceable items).")
 @click.pass_obj
 def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ...],
             contracts: tuple[str, ...], cards: bool, as_json: bool,
@@ -322,9 +285,11 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
     """
     from tqdm import tqdm
 
-    from tarock_solver.analysis import BudgetSolver, dd_table, lead_values
+    from tarock_solver.analysis import dd_table, lead_values
+    from tarock_solver.analysis.gametable import game_point_rows
+    from tarock_solver.solver import Budget, CardPointSearch
 
-    rules = load_rules(settings.rules, settings.opts)
+    rules = settings.loaded_rules
     game_points = objective.lower() == "game-points"
     best = announcements.lower() == "best"
     if not game_points and (announce or contra or best):
@@ -347,26 +312,28 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
     seats = [d.upper() for d in declarers] or list(SEATS)
     n_rows = len(set(seats)) * len(set(chosen))
 
-    solver = BudgetSolver()
+    budget = Budget(nodes=node_limit)
+    solver = CardPointSearch()
     with tqdm(total=n_rows, desc="solving", unit="row", file=sys.stderr, disable=None,
               leave=False) as bar:
         dd = dd_table(deal, rules, declarers=seats, contracts=chosen, solver=solver,
-                      node_limit=node_limit, progress=lambda _row: bar.update(1))
+                      budget=budget, progress=lambda _row: bar.update(1))
         leads: dict[int, Any] = {}
         if cards:
             for i, row in enumerate(dd.rows):
                 if row.same_play_as is None:
-                    leads[i] = lead_values(deal, row, solver=solver, node_limit=node_limit)
+                    leads[i] = lead_values(deal, row, solver=solver, budget=budget)
                 else:
                     twin = next(j for j, r in enumerate(dd.rows)
                                 if r.declarer == row.declarer and r.contract == row.same_play_as)
                     leads[i] = leads.get(twin)
-    games: list[GameRow] = []
+    games: list[Any] = []
     if game_points:
         with tqdm(total=len(dd.rows), desc="game points", unit="row", file=sys.stderr,
                   disable=None, leave=False) as bar:
-            games = _game_rows(deal, rules, list(dd.rows), announced, contras, best,
-                               node_limit, lambda: bar.update(1))
+            games = game_point_rows(deal, rules, dd.rows, announcements=announced,
+                                    contras=contras, best=best, budget=budget,
+                                    progress=lambda: bar.update(1))
 
     if as_json:
         doc = _json_document(deal, rules, dd, leads, node_limit)

@@ -4,9 +4,8 @@ Two small interfaces keep the adviser independent of how a world is solved:
 
 * :class:`Evaluator` solves play positions.  :class:`CardPointEvaluator` asks
   the double-dummy solver for the declarer's card points (one solve serves
-  every announcement set).  A game-point evaluator (exact payoff with birds,
-  issue 5) will implement the same :meth:`Evaluator.outcomes` and may solve
-  once per announcement set; nothing else in the adviser changes.
+  every announcement set); :class:`GamePointEvaluator` solves the exact game
+  points, birds included, once per announcement set.
 * :class:`Scorer` turns a card-point result into the net game points of every
   announcement set through the scoring calculator, with a cache, because the
   same (thirds, holdings) recur across worlds and candidates.
@@ -43,13 +42,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from ..cards import KINGS_MASK, TRULL_MASK, thirds_of
+from ..cards import BIRD_CARD, KINGS_MASK, TRULL_MASK, thirds_of
 from ..errors import RulesError
+from ..rules import Rules
 from .announcements import TARGET_POINTS, AnnSet, eligible_after
+
+if TYPE_CHECKING:  # the solver (numba) loads on the first solve, not on import
+    from ..solver import CardPointSearch
 
 #: The cards whose holders matter to the scoring when no bird is scored: hand
 #: bonuses (Trull, Köpfe, four Kings) and the "no Trull / no Kings" conditions.
@@ -142,84 +145,15 @@ class PhaseStats:
                 "tests": self.tests, "nodes": self.nodes, "seconds": round(self.seconds, 3)}
 
 
-class BoundedSolver:
-    """Declarer's card points of a start-of-play position, as bounds within a node budget.
-
-    MTD(f) over the kernel's fail-soft null-window search, on one
-    transposition table: an optional first test at ``first_test`` (the make
-    threshold), then tests from ``guess`` until the bounds meet or
-    ``max_nodes`` nodes (all tests together) are spent.  An aborted search
-    stores nothing, so the table stays sound and the bounds proved so far
-    are valid.  Uses the kernel entry points ``search``, ``remaining_points``,
-    ``NSTATS``, ``ST_NODES``, ``ST_LIMIT`` and ``ST_ABORTED`` (as
-    :mod:`tarock_solver.analysis.budget` does).
-    """
-
-    def __init__(self, tt_bits: int | None = None) -> None:
-        from ..solver import Solver
-        from ..solver._kernels import cardpoint as kernel
-
-        self._kernel = kernel
-        self.solver = Solver(tt_bits)
-        self._counters = np.zeros(kernel.NSTATS, dtype=np.int64)
-
-    def clear(self) -> None:
-        """Empty the transposition table."""
-        self.solver.clear()
-
-    def solve(self, hands: tuple[int, int, int], declarer: int, *, guess: int = -1,
-              first_test: int | None = None,
-              max_nodes: int | None = None) -> tuple[int, int, int, int]:
-        """``(lower, upper, tests, nodes)``: the value lies in [lower, upper] (equal: exact)."""
-        from ..solver.api import prepare
-
-        k = self._kernel
-        prep = prepare(hands, 0, declarer)
-        args = prep.args()
-        c = self._counters
-        c.fill(0)
-        if max_nodes is not None:
-            c[k.ST_LIMIT] = max(1, int(max_nodes))
-        tt = self.solver.tt
-        lower, upper = 0, int(k.remaining_points(prep.hands, prep.ntrick, prep.tcards))
-        tests = 0
-
-        def test(b: int) -> int | None:
-            nonlocal tests
-            tests += 1
-            g = int(k.search(*args, b - 1, b, tt, c))
-            return None if c[k.ST_ABORTED] else g
-
-        if first_test is not None and lower < first_test <= upper:
-            g = test(first_test)
-            if g is None:
-                return lower, upper, tests, int(c[k.ST_NODES])
-            if g < first_test:
-                upper = min(upper, g)
-            else:
-                lower = max(lower, g)
-        g = guess if lower <= guess <= upper else (lower + upper) // 2
-        while lower < upper:
-            b = g if g > lower else lower + 1
-            r = test(b)
-            if r is None:
-                break
-            g = r
-            if g < b:
-                upper = g
-            else:
-                lower = g
-        return lower, upper, tests, int(c[k.ST_NODES])
-
-
 @dataclass
 class CardPointEvaluator:
     """Exact double-dummy card points; every announcement set scored from the same solve.
 
     ``solve_batch`` (tests) maps ``[(hands, declarer), ...]`` to the
-    declarer's exact trick points; by default the project's solver through a
-    :class:`BoundedSolver` with first guesses, the race's make test and the
-    node budgets ``race_nodes`` / ``eval_nodes`` (None: no budget).
+    declarer's exact trick points; by default the solver's
+    :class:`~tarock_solver.solver.CardPointSearch` with first guesses, the
+    race's make test and the node budgets ``race_nodes`` / ``eval_nodes``
+    (None: no budget).
     ``stats`` holds the work per phase.
     """
 
@@ -230,7 +164,7 @@ class CardPointEvaluator:
     stats: dict[str, PhaseStats] = field(default_factory=lambda: {"race": PhaseStats(),
                                                                    "eval": PhaseStats()})
     _cache: dict = field(default_factory=dict)
-    _solver: BoundedSolver | None = None
+    _search: CardPointSearch | None = None
     #: Per unit: total thirds seen per defenders' holding (same inner world) and per
     #: declarer's hand (same exchange), for MTD(f) first guesses.
     _by_world: dict = field(default_factory=dict)
@@ -246,14 +180,10 @@ class CardPointEvaluator:
         self._cache.clear()
         self._by_world.clear()
         self._by_hand.clear()
-        if self._solver is not None:
-            self._solver.clear()
+        if self._search is not None:
+            self._search.clear()
 
-    def clear(self) -> None:
-        """Forget cached solves (kept for callers of the first version)."""
-        self.begin_unit()
-
-    def _guess(self, task: PlayTask) -> int:
+    def _guess(self, task: PlayTask) -> int | None:
         """First MTD(f) guess, in future points: a sibling's total, else this hand's mean."""
         d = task.declarer
         world = (task.hands[(d + 1) % 3], task.hands[(d + 2) % 3])
@@ -261,7 +191,7 @@ class CardPointEvaluator:
         if total is None:
             seen = self._by_hand.get(task.hands[d])
             if not seen:
-                return -1
+                return None
             total = sum(seen) / len(seen)
         return int(round((total - task.pile_thirds) / 3))
 
@@ -285,22 +215,25 @@ class CardPointEvaluator:
                 for k, v in zip(missing, values, strict=True):
                     self._cache[k] = (int(v), int(v))
             return [self._cache[k] for k in keys]
-        if self._solver is None:
-            self._solver = BoundedSolver()
-        budget = self.race_nodes if phase == "race" else self.eval_nodes
+        from ..solver import Budget, CardPointSearch, Position
+
+        if self._search is None:
+            self._search = CardPointSearch()
+        nodes = self.race_nodes if phase == "race" else self.eval_nodes
+        budget = Budget(nodes=max(1, int(nodes))) if nodes is not None else None
         for task, key in zip(tasks, keys, strict=True):
             if key in self._cache:
                 continue
             first = scorer.make_threshold(task) if (scorer is not None and phase == "race") \
                 else None
             t0 = time.perf_counter()
-            lo, hi, tests, nodes = self._solver.solve(task.hands, task.declarer,
-                                                      guess=self._guess(task), first_test=first,
-                                                      max_nodes=budget)
+            r = self._search.value(Position(task.hands, 0, task.declarer), budget,
+                                   guess=self._guess(task), first_test=first)
+            lo, hi = r.lower, r.upper
             st.seconds += time.perf_counter() - t0
             st.positions += 1
-            st.tests += tests
-            st.nodes += nodes
+            st.tests += r.tests
+            st.nodes += r.nodes
             if lo == hi:
                 st.exact += 1
             else:
@@ -309,10 +242,6 @@ class CardPointEvaluator:
             self._cache[key] = (lo, hi)
             self._remember(task, (lo + hi) / 2)
         return [self._cache[k] for k in keys]
-
-    def trick_points(self, tasks: Sequence[PlayTask]) -> list[int]:
-        """Declarer's exact trick points of each task (no budget: the eval phase's)."""
-        return [lo for lo, _ in self.bounds(tasks, None, "eval")]
 
     def outcomes(self, tasks: Sequence[PlayTask], scorer: Scorer,
                  phase: str = "eval") -> list[Outcome]:
@@ -421,17 +350,13 @@ def item_success(item: str, points: int, made: bool, valat: bool) -> bool:
     return made  # no_trull / no_kings succeed with the game (or the target)
 
 
-#: Bird → card index (Pagat = I, Uhu = II, Kakadu = III); only the holder may announce it.
-BIRD_CARDS = {"pagat": 0, "uhu": 1, "kakadu": 2}
-
-
 def bird_eligible(annset: AnnSet, dealt: int, hand_after: int) -> bool:
     """May the declarer announce the birds of ``annset``?  He must hold the bird card:
     before the talon in his dealt hand, after it in his hand after the exchange."""
     for name, level in annset:
-        if name in BIRD_CARDS:
+        if name in BIRD_CARD:
             hand = dealt if level == "before" else hand_after
-            if not hand >> BIRD_CARDS[name] & 1:
+            if not hand >> BIRD_CARD[name] & 1:
                 return False
     return True
 
@@ -443,15 +368,13 @@ class GamePointEvaluator:
     The swap-in for :class:`CardPointEvaluator` behind :class:`Evaluator`:
     the search optimises the net written on the score sheet, so birds (won,
     lost, silent or announced) and every other item are played for, not just
-    scored.  ``solve_fn`` is
-    :func:`tarock_solver.solver.gamepoints.solve_game_points` (tests inject a
-    stand-in).  Sets with a bird the declarer does not hold are NaN.  The
+    scored.  ``solve_fn`` is :func:`tarock_solver.solver.solve_game_points`
+    (tests inject a stand-in).  Sets with a bird the declarer does not hold are NaN.  The
     outcome's ``notes`` carry the scorer's bird notes (``pagat@decl:won``)
     per set, from which P(success) is read.
     """
 
-    rules_name: str
-    overrides: tuple[tuple[str, str], ...] = ()
+    rules: Rules
     solve_fn: Callable | None = None
     #: Node budget of one game-point solve (None: none); a set over it stays NaN and
     #: the outcome says ``over_budget``.
@@ -464,23 +387,17 @@ class GamePointEvaluator:
     #: remaining sets stay NaN (a game-point solve cannot be interrupted).
     should_stop: Callable[[], bool] | None = None
     stopped: bool = False
-    _rules: object = None
 
     def begin_unit(self) -> None:
         """Nothing to reset: every game-point solve builds its own table."""
 
     def outcomes(self, tasks: Sequence[PlayTask], scorer: Scorer,
                  phase: str = "eval") -> list[Outcome]:
-        if self._rules is None:
-            from ..rules import load_rules
-
-            self._rules = load_rules(self.rules_name, dict(self.overrides))
-        from ..solver.api import NodeLimitExceeded  # local import: numba loads when needed
+        from ..solver import Budget, solve_game_points
 
         if self.solve_fn is None:
-            from ..solver.gamepoints import solve_game_points
-
             self.solve_fn = solve_game_points
+        budget = Budget(nodes=self.max_nodes) if self.max_nodes is not None else None
         out = []
         n = len(scorer.annsets)
         self.stopped = False
@@ -502,22 +419,24 @@ class GamePointEvaluator:
                     self.stopped = True
                     break
                 t0 = time.perf_counter()
-                extra = {} if self.max_nodes is None else {"max_nodes": self.max_nodes}
                 try:
-                    r = self.solve_fn(task.hands, 0, d, rules=self._rules,
-                                      contract=task.contract, announcements=dict(annset),
-                                      discard_thirds=task.pile_thirds,
-                                      declarer_hand=task.hands[d],
-                                      dealt=(dealt[0], dealt[1], dealt[2]), **extra)
+                    found = self.solve_fn(task.hands, 0, d, rules=self.rules,
+                                          contract=task.contract, announcements=dict(annset),
+                                          discard_thirds=task.pile_thirds,
+                                          declarer_hand=task.hands[d],
+                                          dealt=(dealt[0], dealt[1], dealt[2]), budget=budget)
                 except RulesError:
                     continue  # an impossible scenario for this exchange (as in Scorer)
-                except NodeLimitExceeded:
-                    over = True  # stays NaN; the caller leaves the world out and says so
-                    break
                 finally:
                     self.seconds += time.perf_counter() - t0
+                r = found.detail
+                if r is None:
+                    # Over the node budget (no value, or no line to read the birds from):
+                    # stays NaN; the caller leaves the world out and says so.
+                    over = True
+                    break
                 self.solves += 1
-                self.nodes += int(getattr(r, "nodes", 0))
+                self.nodes += found.nodes
                 nets[i] = float(r.net_declarer)
                 made[i] = bool(r.score.made)
                 thirds[i] = int(r.thirds)

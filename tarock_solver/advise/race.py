@@ -1,9 +1,9 @@
 """Choosing the talon group, discard and after-talon announcements from inner samples.
 
 The declarer sees the talon but not the other hands, so his choice must be
-the best *on average over the hands he cannot see* (SOLVER_NOTES.md 5): the
-candidates are compared on common inner worlds drawn given the talon, never
-world by world.  Successive halving spends the solves where the decision is
+the best *on average over the hands he cannot see*: the candidates are
+compared on common inner worlds drawn given the talon, never world by world
+(a choice made per world would use cards he cannot see).  Successive halving spends the solves where the decision is
 close: every candidate is solved on a few inner worlds, the worse half is
 dropped, the survivors get more worlds, and so on (Karnin et al. 2013).
 

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import Rules, load_rules
+from ..rules import Rules
 from .announcements import CARD_POINT_ITEMS, AnnSet
 from .evaluate import ScoreFn
 
 
-@dataclass
+@dataclass(frozen=True)
 class RulesView:
-    rules: Rules
+    """The adviser's questions to one rule profile (loaded once by the caller)."""
 
-    @classmethod
-    def load(cls, name: str, overrides: dict[str, str] | None = None) -> RulesView:
-        return cls(load_rules(name, overrides or {}))
+    rules: Rules
 
     @property
     def discard_mode(self) -> str:
@@ -46,7 +44,7 @@ class RulesView:
         return out
 
     def bird_levels(self, contract: str) -> dict[str, tuple[str, ...]]:
-        """Announceable birds per level (judged by the game-point solver, see adviser.bird_plans)."""
+        """Announceable birds per level (judged by the game-point solver, see plan.bird_plans)."""
         out = {}
         for bird in self.rules.birds_available():
             levels = tuple(self.rules.announcement_levels(bird))
@@ -59,7 +57,7 @@ class RulesView:
     def score_fn(self) -> ScoreFn:
         """``(contract, declarer, annset, thirds, valat, dealt, hand_after, defenders)``
         → ``(net_declarer, made)`` through the scoring calculator."""
-        from ..scoring import ScoreInput, score  # the calculator of the foundation issue
+        from ..scoring import ScoreInput, score
 
         rules = self.rules
 

@@ -3,7 +3,7 @@
 A *world* is a complete deal: three 16-card hands (seats F, M, R) and the
 ordered talon t1..t6.  The adviser knows some of it (at least its own hand;
 after the exchange also the talon) and must average over the rest with every
-consistent completion equally likely (SOLVER_NOTES.md 5).
+consistent completion equally likely.
 
 Knowledge is expressed per *slot*: each hand has a set of cards known to be
 in it and a size, and each talon position is either a known card or unknown.

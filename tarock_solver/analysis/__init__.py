@@ -1,8 +1,7 @@
 """Analyses built on the double-dummy solver.
 
 * :mod:`.ddtable` -- the double-dummy table of a known deal (`tarock solve`);
-* :mod:`.results` -- rows in the NOTATION 5.3 results schema and their files;
-* :mod:`.budget` -- a solver wrapper with node budgets.
+* :mod:`.results` -- rows in the NOTATION 5.3 results schema and their files.
 
 The results names are loaded on first use, so that importing the table does not
 import pandas (it costs half a second of every `tarock solve` start).
@@ -12,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .budget import BudgetSolver
 from .ddtable import (
     BestPlay,
     DDRow,
@@ -34,7 +32,6 @@ __all__ = [
     "RESULT_COLUMNS",
     "SCHEMA_VERSION",
     "BestPlay",
-    "BudgetSolver",
     "DDRow",
     "DDTable",
     "OptionOutcome",

@@ -1,5 +1,5 @@
 """The double-dummy table of a known deal: best exchange and exact card points per
-declarer seat and contract (issue 3, ``tarock solve``).
+declarer seat and contract (``tarock solve``).
 
 For a declarer and a contract every legal talon exchange is a *play option*: the
 declarer plays the hand he keeps, his discard already counts for him and the untaken
@@ -21,8 +21,9 @@ skipped outright when even every remaining point would not beat the best, and op
 that leave the declarer the same hand share their value.  ``raise_alpha=False`` solves
 every option exactly (the naive method, kept as the reference in tests).
 
-A node budget per row (declarer × contract) keeps a table from running for hours: a
-row that runs out is marked incomplete and reports the best option proven so far.
+A budget per row (declarer × contract; nodes and/or seconds) keeps a table from running
+for hours: a row that runs out is marked incomplete and reports the best option proven
+so far.
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from ..errors import DealError
 from ..notation import SEATS, format_cards, seat_index
 from ..rules import Rules
 from ..scoring import ScoreInput, ScoreResult, score
+from ..solver import Budget, CardPointSearch, Position
 from ..talon import Exchange, exchanges
-from .budget import BudgetSolver
 
 __all__ = [
     "LEADER",
@@ -133,8 +134,8 @@ def play_points_total(hands: Sequence[int]) -> int:
     return mask_nominal(cards) - 2 * (popcount(cards) // 3)
 
 
-def best_play(solver: BudgetSolver, options: Sequence[PlayOption], hands: Sequence[int],
-              declarer: int, *, leader: int = LEADER, node_limit: int | None = None,
+def best_play(solver: CardPointSearch, options: Sequence[PlayOption], hands: Sequence[int],
+              declarer: int, *, leader: int = LEADER, budget: Budget | None = None,
               raise_alpha: bool = True) -> BestPlay:
     """The option with the largest declarer total, searched in the given order.
 
@@ -142,13 +143,14 @@ def best_play(solver: BudgetSolver, options: Sequence[PlayOption], hands: Sequen
     option's hand); play starts with a fresh trick led by ``leader``.  With
     ``raise_alpha`` later options are tested against the best so far before any exact
     solve (module docstring); without it every option is solved exactly.  Either way
-    the best is the first option, in order, with the largest total.  ``node_limit``
+    the best is the first option, in order, with the largest total.  ``budget``
     caps the nodes of the whole call.
     """
     base_hands = [int(h) for h in hands]
     if not options:
         raise ValueError("best_play needs at least one option")
-    start_nodes, start_seconds = solver.nodes, solver.seconds
+    start_nodes, start_seconds = solver.stats.nodes, solver.stats.seconds
+    budget = Budget.of(budget)
     # Known bounds on the trick points of each declarer hand: options that keep the
     # same hand (different discards or talon groups) have the same play value.
     known: dict[int, tuple[int, int]] = {}
@@ -157,14 +159,22 @@ def best_play(solver: BudgetSolver, options: Sequence[PlayOption], hands: Sequen
     exact_solves = tests = 0
     complete = True
 
-    def left() -> int | None:
-        if node_limit is None:
-            return None
-        return int(node_limit) - (solver.nodes - start_nodes)
+    def left() -> Budget | None:
+        """What is left of the row's budget (None: it is spent)."""
+        nodes = seconds = None
+        if budget.nodes is not None:
+            nodes = budget.nodes - (solver.stats.nodes - start_nodes)
+            if nodes <= 0:
+                return None
+        if budget.seconds is not None:
+            seconds = budget.seconds - (solver.stats.seconds - start_seconds)
+            if seconds <= 0:
+                return None
+        return Budget(nodes, seconds)
 
     for index, option in enumerate(options):
-        budget = left()
-        if budget is not None and budget <= 0:
+        rest = left()
+        if rest is None:
             complete = False
             outcomes.extend(OptionOutcome(o, UNSEARCHED) for o in options[index:])
             break
@@ -180,7 +190,7 @@ def best_play(solver: BudgetSolver, options: Sequence[PlayOption], hands: Sequen
             # Smallest trick points t with base + 3t > best; never below 0.
             need = max(0, (best_thirds - option.base_thirds) // 3 + 1)
             if need > lo:
-                ok = solver.reaches(full, leader, declarer, need, node_limit=budget)
+                ok = solver.reaches(Position(full, leader, declarer), need, rest).at_least(need)
                 tests += 1
                 if ok is None:
                     complete = False
@@ -196,7 +206,9 @@ def best_play(solver: BudgetSolver, options: Sequence[PlayOption], hands: Sequen
         if lo == hi:
             value: int | None = lo
         else:
-            value = solver.value(full, leader, declarer, node_limit=left())
+            rest = left()
+            found = solver.value(Position(full, leader, declarer), rest) if rest else None
+            value = found.value if found is not None and found.exact else None
             exact_solves += 1
             if value is None:
                 complete = False
@@ -209,7 +221,8 @@ def best_play(solver: BudgetSolver, options: Sequence[PlayOption], hands: Sequen
         if best is None or outcome.thirds > best.thirds:  # type: ignore[operator]
             best = outcome
     return BestPlay(best=best, outcomes=tuple(outcomes), complete=complete,
-                    nodes=solver.nodes - start_nodes, seconds=solver.seconds - start_seconds,
+                    nodes=solver.stats.nodes - start_nodes,
+                    seconds=solver.stats.seconds - start_seconds,
                     exact_solves=exact_solves, tests=tests)
 
 
@@ -381,19 +394,19 @@ def _checked_deal(deal: Deal | PartialDeal) -> Deal:
 
 
 def solve_contract(deal: Deal, declarer: int | str, contract: str, rules: Rules, *,
-                   solver: BudgetSolver | None = None, node_limit: int | None = None,
+                   solver: CardPointSearch | None = None, budget: Budget | None = None,
                    raise_alpha: bool = True) -> DDRow:
     """One row of the table: ``declarer`` plays ``contract`` after his best exchange.
 
-    ``node_limit`` caps the nodes of the whole row; ``solver`` supplies the shared
+    ``budget`` limits the whole row; ``solver`` supplies the shared
     transposition table (a new one by default).
     """
     deal = _checked_deal(deal)
     seat = seat_index(declarer)
     contract = rules.check_contract(rules.contract_key(contract))
-    solver = solver if solver is not None else BudgetSolver()
+    solver = solver if solver is not None else CardPointSearch()
     options = order_options(play_options(deal, seat, contract, rules))
-    result = best_play(solver, options, deal.hands, seat, node_limit=node_limit,
+    result = best_play(solver, options, deal.hands, seat, budget=budget,
                        raise_alpha=raise_alpha)
     legal = sum(o.exchange.equivalents if o.exchange else 1 for o in options)
     best = result.best
@@ -451,7 +464,7 @@ class DDTable:
     deal: Deal
     rules: Rules
     rows: tuple[DDRow, ...]
-    node_limit: int | None = None
+    budget: Budget | None = None
 
     @property
     def complete(self) -> bool:
@@ -488,14 +501,14 @@ class DDTable:
 def dd_table(deal: Deal | PartialDeal, rules: Rules, *,
              declarers: Iterable[int | str] | None = None,
              contracts: Iterable[str] | None = None,
-             solver: BudgetSolver | None = None, node_limit: int | None = None,
+             solver: CardPointSearch | None = None, budget: Budget | None = None,
              raise_alpha: bool = True,
              progress: Callable[[DDRow], None] | None = None) -> DDTable:
     """The double-dummy table of a complete deal.
 
     ``declarers`` (seats or ``F``/``M``/``R``; default all three) and ``contracts``
     (default: the profile's) select the rows.  One ``solver`` (a new one by default)
-    serves every row, so its table is shared.  ``node_limit`` caps each row.
+    serves every row, so its table is shared.  ``budget`` limits each row.
     ``progress`` is called with every finished row.
     """
     deal = _checked_deal(deal)
@@ -505,7 +518,7 @@ def dd_table(deal: Deal | PartialDeal, rules: Rules, *,
     else:
         wanted = {rules.contract_key(c) for c in contracts}
         chosen = [c for c in rules.contracts if c in wanted]
-    solver = solver if solver is not None else BudgetSolver()
+    solver = solver if solver is not None else CardPointSearch()
     rows: list[DDRow] = []
     for seat in seats:
         done: dict[str, DDRow] = {}
@@ -515,31 +528,31 @@ def dd_table(deal: Deal | PartialDeal, rules: Rules, *,
                 row = _same_play_row(done[twin], contract, rules, deal)
             else:
                 row = solve_contract(deal, seat, contract, rules, solver=solver,
-                                     node_limit=node_limit, raise_alpha=raise_alpha)
+                                     budget=budget, raise_alpha=raise_alpha)
             done[contract] = row
             rows.append(row)
             if progress is not None:
                 progress(row)
-    return DDTable(deal=deal, rules=rules, rows=tuple(rows), node_limit=node_limit)
+    return DDTable(deal=deal, rules=rules, rows=tuple(rows), budget=budget)
 
 
-def lead_values(deal: Deal, row: DDRow, *, solver: BudgetSolver | None = None,
-                node_limit: int | None = None) -> dict[int, int] | None:
+def lead_values(deal: Deal, row: DDRow, *, solver: CardPointSearch | None = None,
+                budget: Budget | None = None) -> dict[int, int] | None:
     """Value of every opening lead of F after the row's best exchange.
 
     Maps each card F may lead to the declarer's total in thirds (discard included)
     when F leads it and both sides play on perfectly.  F wants the largest value when
     he is the declarer and the smallest otherwise.  None if the row has no exchange
-    or ``node_limit`` ran out.
+    or the ``budget`` ran out.
     """
     if row.declarer_thirds is None or row.trick_points is None:
         return None
-    solver = solver if solver is not None else BudgetSolver()
+    solver = solver if solver is not None else CardPointSearch()
     hands = list(deal.hands)
     hands[row.declarer] = row.hand_after
-    values = solver.card_values(hands, LEADER, row.declarer, node_limit=node_limit)
-    if values is None:
+    values = solver.card_values(Position(hands, LEADER, row.declarer), budget)
+    if not all(r.exact for r in values.values()):
         return None
     base = row.declarer_thirds - 3 * row.trick_points
-    return {card: base + 3 * v for card, v in values.items()}
+    return {card: base + 3 * r.value for card, r in values.items()}
 

@@ -2,7 +2,10 @@
 
 A mode is a plain function ``analyse(record, settings) -> pandas.DataFrame`` plus the
 empty frame of its schema (for chunks where every record failed); it is chosen by name,
-so only the name travels to the workers.  Modes:
+so only the name travels to the workers.  The settings carry the rule profile by name
+(plain values for the checkpoint fingerprint); each process loads the :class:`Rules` of
+a profile and its options once (:func:`record_rules`) and passes the object down.
+Modes:
 
 ``table``
     The double-dummy table of a complete deal (NOTATION 5.3 results schema): per
@@ -19,7 +22,8 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -27,7 +31,7 @@ import pandas as pd
 from ..deal import Deal, PartialDeal
 from ..deal_files import DealRecord
 from ..errors import DealError, RulesError
-from ..rules import SEAT_NAMES, load_rules
+from ..rules import SEAT_NAMES, Rules, load_rules
 from .errors import BatchError
 from .settings import BatchSettings
 
@@ -87,12 +91,25 @@ def available_modes() -> list[str]:
     return names
 
 
-def record_rules(record: DealRecord, settings: BatchSettings) -> tuple[str, dict[str, object]]:
-    """The profile and option overrides for one record: the record's ``rules`` replaces
-    the run's profile, and its ``options`` are laid over the run's ``--opt`` values."""
+#: The Rules this process has loaded, by profile and options (a run has one or a few).
+_LOADED: dict[str, Rules] = {}
+
+
+def _rules(profile: str, options: Mapping[str, object]) -> Rules:
+    """``load_rules(profile, options)``, loaded once per process for each distinct pair."""
+    key = json.dumps([profile, dict(options)], sort_keys=True, default=repr)
+    rules = _LOADED.get(key)
+    if rules is None:
+        rules = _LOADED[key] = load_rules(profile, options)
+    return rules
+
+
+def record_rules(record: DealRecord, settings: BatchSettings) -> Rules:
+    """The rules of one record: the record's ``rules`` replaces the run's profile, and
+    its ``options`` are laid over the run's ``--opt`` values."""
     options: dict[str, object] = dict(settings.opts)
     options.update(record.options or {})
-    return (record.rules or settings.rules), options
+    return _rules(record.rules or settings.rules, options)
 
 
 def check_settings(settings: BatchSettings) -> BatchSettings:
@@ -102,7 +119,7 @@ def check_settings(settings: BatchSettings) -> BatchSettings:
     :class:`BatchError` for a mode that is not available.
     """
     get_mode(settings.mode)
-    rules = load_rules(settings.rules, settings.opts_dict)
+    rules = _rules(settings.rules, settings.opts_dict)
     if settings.contracts is None:
         return settings
     keys = {rules.contract_key(c) for c in settings.contracts}
@@ -165,8 +182,7 @@ def _advise_empty(settings: BatchSettings) -> pd.DataFrame:
 def _advise_record(record: DealRecord, settings: BatchSettings) -> pd.DataFrame:
     from ..advise.adviser import AdviceRequest, advise
 
-    profile, options = record_rules(record, settings)
-    rules = load_rules(profile, options)
+    rules = record_rules(record, settings)
     contracts = None if settings.contracts is None else \
         _contracts_for(rules.contracts, settings, rules.name)
     deal = record.deal
@@ -185,8 +201,8 @@ def _advise_record(record: DealRecord, settings: BatchSettings) -> pd.DataFrame:
             continue
         hand = deal.hands[seat]
         assert hand is not None
-        req = AdviceRequest(hand=hand, seat=seat, rules_name=rules.name,
-                            overrides=dict(options),  # type: ignore[arg-type]
+        req = AdviceRequest(hand=hand, seat=seat, rules=rules, rules_name=rules.name,
+                            overrides=dict(rules.overrides),
                             contracts=contracts, talon=talon, samples=settings.samples,
                             time_limit=None, seed=settings.seed, jobs=1, progress=False,
                             deal_id=record.id)

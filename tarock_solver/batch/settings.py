@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cards import SEAT_HELP, SEAT_NAMES
 from ..errors import RulesError
-from ..rules import SEAT_NAMES
 
 __all__ = ["BatchSettings"]
 
@@ -27,8 +27,7 @@ def _seats(values: Iterable[str] | None) -> tuple[str, ...] | None:
     for value in values:
         seat = str(value).strip().upper()
         if seat not in SEAT_NAMES:
-            raise RulesError(f'unknown seat "{value}"; seats are F (forehand), M (middlehand), '
-                             f"R (rearhand = dealer).")
+            raise RulesError(f'unknown seat "{value}"; {SEAT_HELP}.')
         if seat not in seats:
             seats.append(seat)
     # Seat order, not typing order: "--declarer R,F" and "--declarer F,R" are one run.

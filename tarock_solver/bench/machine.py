@@ -3,7 +3,7 @@
 Cold-start numbers have to come from new processes: the first solve of a process
 includes loading (or compiling) the numba kernels from the cache.  These are measured
 with ``subprocess`` before any parallel kernel runs in the benchmark process (forking
-after numba's OpenMP layer has started is unsafe, SOLVER_NOTES 2).
+after numba's OpenMP layer has started is unsafe, docs/SOLVER_NOTES.md).
 """
 
 from __future__ import annotations
@@ -92,16 +92,17 @@ def machine_info() -> dict[str, Any]:
 _COLD_SCRIPT = """
 import json, sys, time
 t0 = time.perf_counter()
-from tarock_solver.solver import Solver
+from tarock_solver.solver import CardPointSearch, Position
 t1 = time.perf_counter()
 hands, leader, declarer = json.loads(sys.argv[1])
-solver = Solver()
+solver = CardPointSearch()
+position = Position(hands, leader, declarer)
 t2 = time.perf_counter()
-value = solver.value(hands, leader, declarer)
+value = solver.value(position).value
 t3 = time.perf_counter()
 solver.clear()
 t4 = time.perf_counter()
-again = solver.value(hands, leader, declarer)
+again = solver.value(position).value
 t5 = time.perf_counter()
 print(json.dumps({"import_ms": (t1 - t0) * 1e3, "first_call_ms": (t3 - t2) * 1e3,
                   "warm_call_ms": (t5 - t4) * 1e3, "value": value, "again": again}))

@@ -17,11 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cards import bit, indices_of
 from ..deal import Deal
 from ..deal_files import DealRecord, read_deals
 from ..errors import FileFormatError
-from ..play import legal_moves, trick_winner
+from ..play import random_play_out
 
 __all__ = [
     "BENCH_FILE",
@@ -31,7 +30,6 @@ __all__ = [
     "bench_positions",
     "find_bench_deals",
     "load_bench_deals",
-    "play_out",
 ]
 
 BENCH_FILE = "bench_deals.jsonl"
@@ -97,22 +95,6 @@ def load_bench_deals(path: str | os.PathLike[str] | None = None,
     return records
 
 
-def play_out(hands: tuple[int, int, int], leader: int, tricks: int,
-             rng: np.random.Generator) -> tuple[tuple[int, int, int], int]:
-    """Play ``tricks`` tricks with uniformly random legal cards; the new hands and leader."""
-    h = list(hands)
-    for _ in range(tricks):
-        cards: list[int] = []
-        for offset in range(3):
-            seat = (leader + offset) % 3
-            legal = indices_of(legal_moves(h[seat], cards[0] if cards else None))
-            card = legal[int(rng.integers(len(legal)))]
-            h[seat] &= ~bit(card)
-            cards.append(card)
-        leader = trick_winner(cards, leader)
-    return (h[0], h[1], h[2]), leader
-
-
 def bench_positions(records: list[DealRecord], tricks: tuple[int, ...] = DEFAULT_TRICKS,
                     seed: int = PLAYOUT_SEED) -> dict[int, list[BenchPosition]]:
     """Positions by tricks remaining (each 1..16), one per deal, in deal order."""
@@ -127,7 +109,7 @@ def bench_positions(records: list[DealRecord], tricks: tuple[int, ...] = DEFAULT
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i,)))
         hands, leader, left = deal.hands, 0, 16
         for t in levels:
-            hands, leader = play_out(hands, leader, left - t, rng)
+            hands, leader = random_play_out(hands, leader, left - t, rng)
             left = t
             out[t].append(BenchPosition(record.id, i, t, hands, leader, i % 3))
     return out

@@ -89,12 +89,13 @@ def _solve_record(pos: BenchPosition, kind: str, ms: float, nodes: int,
 
 def _warm_up(solver: Any) -> None:
     """Load (or compile) every kernel the timings use, outside the timings."""
-    from ..solver import solve_many
+    from ..solver import Budget, Position, solve_many
 
     hands = (1 << 0 | 1 << 40, 1 << 1 | 1 << 41, 1 << 2 | 1 << 42)
-    solver.value(hands, 0, 0, node_limit=10**6)
-    solver.reaches(hands, 0, 0, 1, node_limit=10**6)
-    solver.card_values(hands, 0, 0)
+    pos = Position(hands, 0, 0)
+    solver.value(pos, Budget(nodes=10**6))
+    solver.reaches(pos, 1, Budget(nodes=10**6))
+    solver.card_values(pos)
     solve_many([(hands, 0, 0)], threads=1)
     solve_many([(hands, 0, 0)], threads=1, target=1)
 
@@ -102,20 +103,24 @@ def _warm_up(solver: Any) -> None:
 def _single_thread(solver: Any, positions: list[BenchPosition], kind: str, node_limit: int,
                    target: int | None, step: Callable[[], None],
                    repeat: int = 1) -> list[dict[str, Any]]:
+    from ..solver import Budget, Position
+
+    budget = Budget(nodes=node_limit)
     records = []
     for pos in positions:
         best_ms = float("inf")
+        position = Position(pos.hands, pos.leader, pos.declarer)
         for run in range(max(1, repeat)):
             solver.clear()  # every run starts from an empty table: order-independent times
             if target is None:
-                value: int | bool | None = solver.value(pos.hands, pos.leader, pos.declarer,
-                                                        node_limit=node_limit)
+                result = solver.value(position, budget)
+                value: int | bool | None = result.value if result.exact else None
             else:
-                value = solver.reaches(pos.hands, pos.leader, pos.declarer, target,
-                                       node_limit=node_limit)
-            best_ms = min(best_ms, solver.last_seconds * 1e3)
+                result = solver.reaches(position, target, budget)
+                value = result.at_least(target)
+            best_ms = min(best_ms, result.seconds * 1e3)
             if run == 0:
-                nodes = solver.last_nodes
+                nodes = result.nodes
                 if value is None:
                     break  # over budget: not timed, so not repeated
         records.append(_solve_record(pos, kind, best_ms, nodes, value))
@@ -154,14 +159,15 @@ def _all_threads(positions: list[BenchPosition], records: list[dict[str, Any]],
 
 def _dd_tables(records: list[Any], rules: Rules, node_limit: int,
                step: Callable[[], None]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from ..analysis import BudgetSolver, dd_table
+    from ..analysis import dd_table
+    from ..solver import Budget, CardPointSearch
 
     rows_out: list[dict[str, Any]] = []
     per_deal: list[dict[str, Any]] = []
     for record in records:
-        solver = BudgetSolver()
+        solver = CardPointSearch()
         t0 = time.perf_counter()
-        table = dd_table(record.deal, rules, solver=solver, node_limit=node_limit,
+        table = dd_table(record.deal, rules, solver=solver, budget=Budget(nodes=node_limit),
                          progress=lambda _row: step())
         ms = (time.perf_counter() - t0) * 1e3
         per_deal.append({"ms": ms, "nodes": table.nodes, "over_budget": not table.complete})
@@ -194,27 +200,27 @@ def _dd_tables(records: list[Any], rules: Rules, node_limit: int,
 
 def _table_worker_init() -> None:
     """Worker start-up: load the kernels before any table is timed."""
-    from ..analysis import BudgetSolver
+    from ..solver import CardPointSearch
 
-    _warm_up(BudgetSolver())
+    _warm_up(CardPointSearch())
 
 
-def _table_task(deal_text: str, rules_name: str, rule_options: dict[str, str],
-                node_limit: int) -> dict[str, Any]:
+def _table_task(deal_text: str, rules: Rules, node_limit: int) -> dict[str, Any]:
     """One deal's table in a worker process: its time and the values of its rows."""
-    from ..analysis import BudgetSolver, dd_table
+    from ..analysis import dd_table
     from ..notation import parse_deal
+    from ..solver import Budget, CardPointSearch
 
-    rules = load_rules(rules_name, rule_options)
     t0 = time.perf_counter()
-    table = dd_table(parse_deal(deal_text), rules, solver=BudgetSolver(), node_limit=node_limit)
+    table = dd_table(parse_deal(deal_text), rules, solver=CardPointSearch(),
+                     budget=Budget(nodes=node_limit))
     return {"ms": (time.perf_counter() - t0) * 1e3, "nodes": table.nodes,
             "rows": [(r.declarer_name, r.contract, r.declarer_thirds if r.complete else None)
                      for r in table.rows]}
 
 
 def _parallel_tables(records: list[Any], rows: list[dict[str, Any]], per_deal: list[float],
-                     config: BenchConfig, workers: int) -> dict[str, Any]:
+                     config: BenchConfig, rules: Rules, workers: int) -> dict[str, Any]:
     """The same tables on ``workers`` spawned processes, one deal per task."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -225,8 +231,8 @@ def _parallel_tables(records: list[Any], rows: list[dict[str, Any]], per_deal: l
         # start every worker (and load its kernels) before the clock runs
         list(pool.map(time.sleep, [0.2] * workers))
         t0 = time.perf_counter()
-        futures = [pool.submit(_table_task, format_deal(r.deal), config.rules,
-                               dict(config.rule_options), config.node_limit) for r in records]
+        futures = [pool.submit(_table_task, format_deal(r.deal), rules, config.node_limit)
+                   for r in records]
         results = [f.result() for f in futures]
         wall_ms = (time.perf_counter() - t0) * 1e3
     single = {(r["deal"], r["declarer"], r["contract"]): r["thirds"] for r in rows
@@ -253,7 +259,7 @@ def run_bench(config: BenchConfig, step: Callable[[], None] | None = None,
     """
     import numba
 
-    from ..analysis import BudgetSolver
+    from ..solver import Budget, CardPointSearch
 
     tick = step or (lambda: None)
     say = status or (lambda _msg: None)
@@ -283,7 +289,7 @@ def run_bench(config: BenchConfig, step: Callable[[], None] | None = None,
         doc["cli_start"] = cli_start(format_deal(records[0].deal), "F", "solo",
                                      min(config.node_limit, 1_000_000), runs=config.cold_runs)
 
-    solver = BudgetSolver()
+    solver = CardPointSearch()
     _warm_up(solver)
     cli = doc.get("cli_start")
     if cli and "error" not in cli:
@@ -292,7 +298,7 @@ def run_bench(config: BenchConfig, step: Callable[[], None] | None = None,
 
         for _ in range(2):
             row = solve_contract(records[0].deal, cli["declarer"], cli["contract"], rules,
-                                 solver=BudgetSolver(), node_limit=cli["node_limit"])
+                                 solver=CardPointSearch(), budget=Budget(nodes=cli["node_limit"]))
         cli["warm_solve_ms"] = row.seconds * 1e3
         cli["startup_ms"] = cli["runs"][-1]["process_ms"] - cli["warm_solve_ms"]
     all_records: list[dict[str, Any]] = []
@@ -334,7 +340,7 @@ def run_bench(config: BenchConfig, step: Callable[[], None] | None = None,
         if doc["threads"] is not None:
             say(f"double-dummy tables on {threads} processes")
             doc["threads"]["dd_table"] = _parallel_tables(
-                records[:n_tables], rows, summary.pop("_per_deal_ms"), config, threads)
+                records[:n_tables], rows, summary.pop("_per_deal_ms"), config, rules, threads)
         else:
             summary.pop("_per_deal_ms")
     else:

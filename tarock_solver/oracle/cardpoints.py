@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ..cards import BIRD_CARD, bit, indices_of
+from ..cards import BIRD_CARD, BIRD_NAMES, bit, indices_of
 from ..play import legal_moves, reserved_mask, trick_points, trick_winner
 
 N_TRICKS = 16
@@ -28,17 +28,17 @@ def trick_number(hands: Sequence[int], leader: int, trick: Sequence[int]) -> int
 class ReferenceSolver:
     """Exact minimax for one declarer seat and one set of announced birds."""
 
-    def __init__(self, declarer: int, restrictions: Iterable[str] = ()) -> None:
+    def __init__(self, declarer: int, birds: Iterable[str] = ()) -> None:
         self.declarer = declarer
-        self.restrictions = tuple(restrictions)
+        self.birds = tuple(birds)
         self.memo: dict[tuple[tuple[int, int, int], int, tuple[int, ...]], int] = {}
 
     def legal(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...]) -> int:
         """Mask of the cards the player to move may play."""
         seat = (leader + len(trick)) % 3
         reserved = 0
-        if seat == self.declarer and self.restrictions:
-            reserved = reserved_mask(self.restrictions, trick_number(hands, leader, trick))
+        if seat == self.declarer and self.birds:
+            reserved = reserved_mask(self.birds, trick_number(hands, leader, trick))
         led = trick[0] if trick else None
         return legal_moves(hands[seat], led, reserved)
 
@@ -76,18 +76,18 @@ class ReferenceSolver:
 
 
 def reference_value(hands: Sequence[int], leader: int, declarer: int, *,
-                    trick: Sequence[int] = (), restrictions: Iterable[str] = ()) -> int:
+                    trick: Sequence[int] = (), birds: Iterable[str] = ()) -> int:
     """Exact future card points of the declarer, by brute force."""
-    solver = ReferenceSolver(declarer, restrictions)
+    solver = ReferenceSolver(declarer, birds)
     return solver.value((int(hands[0]), int(hands[1]), int(hands[2])), leader,
                         tuple(int(c) for c in trick))
 
 
 def reference_card_values(hands: Sequence[int], leader: int, declarer: int, *,
                           trick: Sequence[int] = (),
-                          restrictions: Iterable[str] = ()) -> dict[int, int]:
+                          birds: Iterable[str] = ()) -> dict[int, int]:
     """Exact value of each legal card of the player to move, by brute force."""
-    solver = ReferenceSolver(declarer, restrictions)
+    solver = ReferenceSolver(declarer, birds)
     return solver.card_values((int(hands[0]), int(hands[1]), int(hands[2])), leader,
                               tuple(int(c) for c in trick))
 
@@ -103,7 +103,7 @@ def random_position(rng, tricks: int, *, trick_cards: int | None = None,
     random 0..2) cards are then played legally to the current trick.  With
     ``birds`` (default: one position in three) the declarer announces 1..3
     birds and, usually, holds them.  Returns keyword arguments for the
-    solvers: hands, leader, declarer, trick, restrictions.
+    solvers: hands, leader, declarer, trick, birds.
     """
     style = int(rng.integers(3))
     if style == 0:
@@ -123,10 +123,10 @@ def random_position(rng, tricks: int, *, trick_cards: int | None = None,
             hands[s] |= 1 << int(c)
     if birds is None:
         birds = rng.random() < 1 / 3
-    restrictions: tuple[str, ...] = ()
+    announced: tuple[str, ...] = ()
     if birds:
-        names = [n for n in ("pagat", "uhu", "kakadu") if rng.random() < 0.5] or ["pagat"]
-        restrictions = tuple(names)
+        names = [n for n in BIRD_NAMES if rng.random() < 0.5] or ["pagat"]
+        announced = tuple(names)
         for name in names:
             if rng.random() < 0.8:
                 _give(hands, declarer, BIRD_CARD[name], rng)
@@ -135,7 +135,7 @@ def random_position(rng, tricks: int, *, trick_cards: int | None = None,
     if tricks == 0:
         trick_cards = 0
     trick: list[int] = []
-    solver = ReferenceSolver(declarer, restrictions)
+    solver = ReferenceSolver(declarer, announced)
     for _ in range(trick_cards):
         state = (hands[0], hands[1], hands[2])
         legal = indices_of(solver.legal(state, leader, tuple(trick)))
@@ -144,7 +144,7 @@ def random_position(rng, tricks: int, *, trick_cards: int | None = None,
         hands[seat] &= ~bit(card)
         trick.append(card)
     return {"hands": tuple(hands), "leader": leader, "declarer": declarer,
-            "trick": tuple(trick), "restrictions": restrictions}
+            "trick": tuple(trick), "birds": announced}
 
 
 def _give(hands: list[int], seat: int, card: int, rng) -> None:

@@ -18,7 +18,7 @@ from ..cards import BIRD_CARD, bit, indices_of
 from ..play import legal_moves, reserved_mask, trick_thirds, trick_winner
 from ..rules import BIRD_KEYS
 from ..scoring import BirdOutcome, score
-from ..solver.payoff import Payoff
+from ..solver import Payoff
 
 N_TRICKS = 16
 _CARD_BIRD = {card: name for name, card in BIRD_CARD.items()}

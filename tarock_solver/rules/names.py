@@ -1,12 +1,20 @@
 """The fixed vocabulary of the rules: contract, bird, item, level and seat names.
 
 These names appear in option strings, result files and on the command line
-(NOTATION.md 5.3), so they are spelled once, here.
+(NOTATION.md 5.3), so they are spelled once, here; the seat and bird names are those of
+the pack itself (:mod:`tarock_solver.cards`).
 """
 
 from __future__ import annotations
 
+from ..cards import BIRD_NAMES, BIRD_TRICK, SEAT_HELP, SEAT_NAMES
 from ..errors import RulesError
+
+__all__ = [
+    "ANNOUNCEMENT_NAMES", "ANNOUNCE_LEVELS", "BIRD_KEYS", "BIRD_TRICK", "CONTRACT_KEYS",
+    "DECLARATION_KEYS", "GAME_LEVELS", "HAND_KEYS", "ITEM_LEVELS", "ITEM_TITLES", "SEAT_NAMES",
+    "TALON_CARDS", "TARGET_KEYS", "TARGET_POINTS", "item_name", "seat_index",
+]
 
 #: Every contract key, lowest bid first (RULES.md 6); a profile uses a subset.
 CONTRACT_KEYS: tuple[str, ...] = ("three", "lower", "two", "one", "solo")
@@ -14,9 +22,8 @@ CONTRACT_KEYS: tuple[str, ...] = ("three", "lower", "two", "one", "solo")
 #: Talon cards the declarer takes (RULES.md 4); the same in every profile.
 TALON_CARDS: dict[str, int] = {"three": 3, "lower": 3, "two": 2, "one": 1, "solo": 0}
 
-#: Birds in card order (I, II, III) with their card index and their trick.
-BIRD_KEYS: tuple[str, ...] = ("pagat", "uhu", "kakadu")
-BIRD_TRICK: dict[str, int] = {"pagat": 16, "uhu": 15, "kakadu": 14}
+#: Birds in card order (I, II, III); ``BIRD_TRICK`` is the trick each must win.
+BIRD_KEYS = BIRD_NAMES
 
 #: Point targets, with the rounded points each needs (RULES.md 5.3).
 TARGET_KEYS: tuple[str, ...] = ("absolut", "kramerpoi")
@@ -40,8 +47,6 @@ ANNOUNCE_LEVELS: tuple[str, ...] = ("after", "before")
 
 #: Raised game levels of take-over auctions (RULES.md 6.2, 6.4).
 GAME_LEVELS: tuple[str, ...] = ("taken", "held", "retaken")
-
-SEAT_NAMES: tuple[str, ...] = ("F", "M", "R")
 
 #: Display names of the items, Unicode and ASCII.
 ITEM_TITLES: dict[str, str] = {
@@ -87,6 +92,4 @@ def seat_index(text: str | int) -> int:
     key = str(text).strip().upper()
     if key in SEAT_NAMES:
         return SEAT_NAMES.index(key)
-    raise RulesError(
-        f'unknown seat "{text}"; seats are F (forehand), M (middlehand), R (rearhand = dealer).'
-    )
+    raise RulesError(f'unknown seat "{text}"; {SEAT_HELP}.')

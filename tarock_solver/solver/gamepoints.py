@@ -3,7 +3,7 @@
 :func:`solve_game_points` builds the position's :class:`~.payoff.Payoff`,
 finds the declarer's zero-sum net under double-dummy play by a binary search
 over the payoff's breakpoints (null-window tests of
-:mod:`.payoff_kernel` sharing one transposition table), and follows the
+the game-point kernel sharing one transposition table), and follows the
 optimal line to report its breakdown: card points, birds, Valat and each
 player's written amount.
 
@@ -12,7 +12,7 @@ cards of the leader (the trick in progress counted), so birds and Valat are
 judged in the right tricks.
 
 Speed: the kernel is the card-point kernel's search extended by the payoff
-flags (see :mod:`.payoff_kernel`); the breakpoint tests share one table, and
+flags (one search loop for both objectives); the breakpoint tests share one table, and
 a test's fail-soft margin settles neighbouring breakpoints without a search.
 Building the payoff tables (one scorer call per outcome and card-point
 total, ~2,000-4,000 calls on a whole deal) costs 0.1-0.5 s.  Measured with
@@ -22,29 +22,33 @@ card-point solve of the same position): see that command's report.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..cards import BIRD_CARD, CARD_IDS, bit, indices_of, thirds_of
-from ..errors import DealError, RulesError
+from ..cards import BIRD_BITS, BIRD_CARD, BIRD_NAMES, CARD_IDS, bit, indices_of, thirds_of
+from ..errors import RulesError
 from ..play import legal_moves, reserved_mask, trick_thirds, trick_winner
-from ..rules import BIRD_KEYS, Rules, item_name
+from ..rules import Rules, item_name
 from ..scoring import BirdOutcome, ScoreResult
 from ._kernels import gamepoint as pk
-from .api import NodeLimitExceeded
+from ._kernels.clock import deadline_after
+from ._kernels.stats import ST_ABORTED, ST_BEST, ST_DEADLINE, ST_LIMIT, ST_NODES, new_stats
+from .budget import Budget
+from .cardpoints import check_tt_bits
 from .payoff import FLAG_LOST_TRICK, Payoff, _extends, bird_code, make_payoff
+from .position import N_TRICKS, Position
+from .result import SearchResult
 
 __all__ = [
-    "ANNOUNCEABLE", "AnnouncementChoice", "GamePointResult", "GamePointSearch",
-    "announcement_options", "best_announcements", "deal_game_points", "reserved_birds",
-    "solve_game_points",
+    "ANNOUNCEABLE", "DEFAULT_TT_BITS", "AnnouncementChoice", "GamePointResult",
+    "GamePointSearch", "announcement_options", "best_announcements", "deal_game_points",
+    "reserved_birds", "solve_game_points",
 ]
 
-N_TRICKS = 16
-_RESERVE_BITS = {"pagat": 1, "uhu": 2, "kakadu": 4}
 #: Transposition-table size: 2**20 rows of 72 bytes (exact-key and rank-only entries).
 DEFAULT_TT_BITS = 20
 
@@ -86,33 +90,6 @@ def _prefix(ok: np.ndarray) -> int:
     return int(bad[0]) if len(bad) else len(ok)
 
 
-def _check_position(hands: Sequence[int], leader: int, declarer: int,
-                    trick: Sequence[int]) -> tuple[tuple[int, int, int], tuple[int, ...]]:
-    if len(hands) != 3:
-        raise DealError("a position has three hands (F, M, R).")
-    hs = (int(hands[0]), int(hands[1]), int(hands[2]))
-    for name, seat in (("leader", leader), ("declarer", declarer)):
-        if seat not in (0, 1, 2):
-            raise DealError(f"{name} must be a seat 0/1/2 (F/M/R); got {seat}.")
-    tr = tuple(int(c) for c in trick)
-    if len(tr) > 2:
-        raise DealError(f"the trick in progress holds 0-2 cards; got {len(tr)}.")
-    seen = 0
-    for c in [c for h in hs for c in indices_of(h)] + list(tr):
-        if seen & bit(c):
-            raise DealError(f"card {CARD_IDS[c]} appears twice in the position.")
-        seen |= bit(c)
-    sizes = [h.bit_count() for h in hs]
-    for k in range(len(tr)):
-        sizes[(leader + k) % 3] += 1
-    if len(set(sizes)) != 1 or sizes[0] > N_TRICKS:
-        raise DealError(
-            f"hands of {'/'.join(map(str, sizes))} cards (trick in progress included): every "
-            "seat must hold the same number of cards, at most 16."
-        )
-    return hs, tr
-
-
 def solve_game_points(hands: Sequence[int], leader: int, declarer: int, *, rules: Rules,
                       contract: str, announcements: Mapping[str, str] | None = None,
                       contras: Mapping[str, str] | None = None, discard_thirds: int = 0,
@@ -122,8 +99,8 @@ def solve_game_points(hands: Sequence[int], leader: int, declarer: int, *, rules
                       fixed_birds: Mapping[str, BirdOutcome] | None = None,
                       valat_open: bool | None = None, declarer_hand: int | None = None,
                       dealt: tuple[int | None, int | None, int | None] = (None, None, None),
-                      tt_bits: int = DEFAULT_TT_BITS,
-                      max_nodes: int | None = None) -> GamePointResult:
+                      tt_bits: int | None = None,
+                      budget: Budget | None = None) -> SearchResult:
     """The declarer's double-dummy net game points of a position, with its breakdown.
 
     ``discard_thirds`` is the declarer's discard (0 in a Solo) and
@@ -133,11 +110,14 @@ def solve_game_points(hands: Sequence[int], leader: int, declarer: int, *, rules
     so far; by default only a position at the first trick's start can still
     end in Valat.  Hand bonuses follow from ``declarer_hand``/``dealt``
     (constants, as the scorer computes them).  The declarer's announced birds
-    are reserved (RULES.md 3) when the profile has ``bird_reserve``.
-    ``max_nodes`` caps the nodes of the whole solve
-    (:class:`~.api.NodeLimitExceeded` when passed).
+    are reserved (docs/RULES.md 3) when the profile has ``bird_reserve``.
+    Returns the net (``.value``) with the :class:`GamePointResult` of one optimal
+    line as ``.detail``; within a ``budget`` that runs out, the bounds proved on the
+    net and no detail.
     """
-    hs, tr = _check_position(hands, leader, declarer, trick)
+    hs = tuple(int(h) for h in hands) if len(hands) == 3 else hands
+    Position(hs, leader, declarer, trick=trick)  # the card-set checks, before the payoff
+    tr = tuple(int(c) for c in trick)
     if valat_open is None:
         valat_open = not tr and hs[leader].bit_count() == N_TRICKS
     payoff = make_payoff(rules, contract, declarer, hs, leader=leader, trick=tr,
@@ -146,28 +126,40 @@ def solve_game_points(hands: Sequence[int], leader: int, declarer: int, *, rules
                          defender_announcements=defender_announcements, contras=contras,
                          level=level, fixed_birds=fixed_birds, valat_open=valat_open,
                          declarer_hand=declarer_hand, dealt=dealt)
-    reserved = reserved_birds(rules, payoff)
-    return GamePointSearch(payoff, reserved, tt_bits, max_nodes=max_nodes).solve(hs, leader, tr)
+    search = GamePointSearch(payoff, rules=rules, tt_bits=tt_bits)
+    return search.solve(search.position(hs, leader, tr), budget)
 
 
 def reserved_birds(rules: Rules, payoff: Payoff) -> tuple[str, ...]:
     """The declarer's announced birds that ``bird_reserve`` keeps back."""
     if not rules.bird_reserve:
         return ()
-    return tuple(b for b in BIRD_KEYS if b in {item_name(a) for a in payoff.template.announcements})
+    announced = {item_name(a) for a in payoff.template.announcements}
+    return tuple(b for b in BIRD_NAMES if b in announced)
+
+
+class _Aborted(Exception):
+    """The kernel stopped: the budget of the call ran out."""
 
 
 class GamePointSearch:
-    """One payoff's kernel driver: the breakpoint search and the principal variation."""
+    """The game-point search of one payoff: value, bounds under a budget, the threshold
+    test and per-card values, on one transposition table.
 
-    def __init__(self, payoff: Payoff, reserved: Sequence[str], tt_bits: int = DEFAULT_TT_BITS,
-                 *, max_nodes: int | None = None) -> None:
-        if not 8 <= tt_bits <= 28:
-            raise RulesError(f"tt_bits {tt_bits} must be 8-28.")
+    ``reserved`` are the declarer's birds kept back under ``bird_reserve`` (by
+    default from ``rules`` and the payoff's announcements).  Positions are
+    :class:`~.position.Position` objects whose declarer is the payoff's
+    (:meth:`position` builds them); values are the declarer's net game points.
+    """
+
+    def __init__(self, payoff: Payoff, *, rules: Rules | None = None,
+                 reserved: Sequence[str] | None = None, tt_bits: int | None = None) -> None:
+        if reserved is None:
+            reserved = reserved_birds(rules, payoff) if rules is not None else ()
         self.payoff = payoff
         self.declarer = payoff.template.declarer
         self.reserved = tuple(reserved)
-        self.reserve_bits = sum(_RESERVE_BITS[b] for b in self.reserved)
+        self.reserve_bits = sum(BIRD_BITS[b] for b in self.reserved)
         self.goals = payoff.goals()
         if len(self.goals) > pk.MAX_GOALS:
             raise RulesError(f"the payoff has {len(self.goals)} breakpoints; at most "
@@ -176,13 +168,37 @@ class GamePointSearch:
         self.t_lo, self.t_hi = payoff.threshold_bounds()
         # announced (reserved) birds always keep their identity in the kernel
         self.relevant = payoff.relevant_birds() | self.reserve_bits
-        self.tt = pk.new_table(tt_bits)
-        self.stats = np.zeros(pk.NSTATS, dtype=np.int64)
-        if max_nodes is not None:
-            if max_nodes < 1:
-                raise RulesError(f"max_nodes {max_nodes} must be at least 1.")
-            self.stats[pk.ST_LIMIT] = max_nodes
+        self.tt = pk.new_table(check_tt_bits(tt_bits, DEFAULT_TT_BITS))
+        self.stats = new_stats()
         self.tests = 0
+        self._t0 = 0.0
+        self._stop_at = 0.0
+
+    def position(self, hands: Sequence[int], leader: int, trick: Sequence[int] = ()) -> Position:
+        """A validated position of this payoff's declarer and reserved birds."""
+        return Position(hands, leader, self.declarer, trick=trick, birds=self.reserved)
+
+    def _check(self, position: Position) -> None:
+        if position.declarer != self.declarer:
+            raise RulesError(f"the position's declarer is seat {position.declarer}; this "
+                             f"payoff's is seat {self.declarer}")
+
+    def _begin(self, budget: Budget | None) -> None:
+        st = self.stats
+        st.fill(0)
+        self.tests = 0
+        budget = Budget.of(budget)
+        if budget.nodes is not None:
+            st[ST_LIMIT] = budget.nodes
+        self._t0 = time.perf_counter()
+        self._stop_at = self._t0 + budget.seconds if budget.seconds is not None else 0.0
+        if budget.seconds is not None:
+            st[ST_DEADLINE] = deadline_after(budget.seconds)
+
+    def _result(self, lower: int, upper: int, detail: GamePointResult | None = None,
+                ) -> SearchResult:
+        return SearchResult(lower, upper, int(self.stats[ST_NODES]),
+                            time.perf_counter() - self._t0, self.tests, detail)
 
     def _args(self, hands: tuple[int, int, int], trick: tuple[int, ...]):
         tc = np.zeros(3, dtype=np.int64)
@@ -197,25 +213,27 @@ class GamePointSearch:
         the root); the value is then a lower bound on the kernel's u,
         otherwise an upper bound.
         """
+        if self._stop_at and time.perf_counter() > self._stop_at:
+            self.stats[ST_ABORTED] = 1
+            raise _Aborted
         self.tests += 1
         h, tc, ntc = self._args(hands, trick)
         v = int(pk.test_goal_value(h, leader, tc, ntc, self.declarer, self.reserve_bits,
                                    self.relevant, flags, goal, self.thresholds, self.t_lo,
                                    self.t_hi, gained, self.tt, self.stats))
-        if self.stats[pk.ST_ABORTED]:
-            raise NodeLimitExceeded(
-                f"the game-point solve passed its budget of {int(self.stats[pk.ST_LIMIT]):,} "
-                "nodes")
+        if self.stats[ST_ABORTED]:
+            raise _Aborted
         return v
 
-    def reaches(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...],
-                flags: int, gained: int, goal: int) -> bool:
+    def _reaches(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...],
+                 flags: int, gained: int, goal: int) -> bool:
         """Null-window test: net ≥ ``goals[goal]`` with ``gained`` points won since the root."""
         return self.test(hands, leader, trick, flags, gained, goal) >= -gained
 
-    def value_index(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...],
-                    flags: int, gained: int) -> int:
-        """Index of the value in ``goals``, by binary search over the breakpoints.
+    def _value_index(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...],
+                     flags: int, gained: int) -> tuple[int, int]:
+        """(lo, hi): indexes in ``goals`` bracketing the value, by binary search over the
+        breakpoints; lo == hi unless the budget ran out.
 
         A test's fail-soft margin settles more goals at once: for every final
         outcome f the thresholds grow with the goal, so u_j ≥ u_k − max_f
@@ -228,18 +246,82 @@ class GamePointSearch:
         finals = [g for g in self.payoff.net_table() if _extends(g, flags)]
         t = self.thresholds[:, finals]
         lo, hi = 0, len(self.goals) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            v = self.test(hands, leader, trick, flags, gained, mid)
-            if v >= -gained:
-                margin = v + gained
-                rise = (t[mid + 1:hi + 1] - t[mid]).max(axis=1)
-                lo = mid + _prefix(rise <= margin)
-            else:
-                margin = -gained - v
-                fall = (t[mid] - t[lo:mid]).max(axis=1)
-                hi = max(lo, mid - 1 - _prefix((fall < margin)[::-1]))
-        return lo
+        try:
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                v = self.test(hands, leader, trick, flags, gained, mid)
+                if v >= -gained:
+                    margin = v + gained
+                    rise = (t[mid + 1:hi + 1] - t[mid]).max(axis=1)
+                    lo = mid + _prefix(rise <= margin)
+                else:
+                    margin = -gained - v
+                    fall = (t[mid] - t[lo:mid]).max(axis=1)
+                    hi = max(lo, mid - 1 - _prefix((fall < margin)[::-1]))
+        except _Aborted:
+            pass
+        return lo, hi
+
+    def _root_flags(self) -> int:
+        # Where winning every trick changes nothing, the lost-trick bit is set
+        # from the start: fewer distinct flags, more transpositions.
+        p = self.payoff
+        return 0 if p.valat_open and p.valat_matters() else FLAG_LOST_TRICK
+
+    def solve(self, position: Position, budget: Budget | None = None) -> SearchResult:
+        """The net game points with the :class:`GamePointResult` of one optimal line as
+        ``detail``; over ``budget``, the bounds proved (and no detail)."""
+        self._check(position)
+        self._begin(budget)
+        hands, leader, trick = position.hands, position.leader, position.trick
+        flags = self._root_flags()
+        lo, hi = self._value_index(hands, leader, trick, flags, 0)
+        if lo != hi:
+            return self._result(self.goals[lo], self.goals[hi])
+        try:
+            detail = self._principal_variation(hands, leader, trick, flags, lo)
+        except _Aborted:
+            detail = None
+        return self._result(self.goals[lo], self.goals[lo], detail)
+
+    def reaches(self, position: Position, net: int, budget: Budget | None = None,
+                ) -> SearchResult:
+        """The threshold test: does the declarer's net reach ``net``?  The answer is
+        ``result.at_least(net)`` (None if the budget ran out)."""
+        self._check(position)
+        self._begin(budget)
+        lowest, highest = self.goals[0], self.goals[-1]
+        k = next((i for i, g in enumerate(self.goals) if g >= net), None)
+        if k is None or k == 0:
+            return self._result(lowest, highest)
+        try:
+            ok = self._reaches(position.hands, position.leader, position.trick,
+                               self._root_flags(), 0, k)
+        except _Aborted:
+            return self._result(lowest, highest)
+        return self._result(self.goals[k], highest) if ok else \
+            self._result(lowest, self.goals[k - 1])
+
+    def card_values(self, position: Position, budget: Budget | None = None,
+                    ) -> dict[int, SearchResult]:
+        """The net game points after each legal card of the player to move (card -> result);
+        ``budget`` covers all cards together."""
+        self._check(position)
+        self._begin(budget)
+        hands, leader, trick = position.hands, position.leader, position.trick
+        flags = self._root_flags()
+        out: dict[int, SearchResult] = {}
+        for card in indices_of(self.legal(hands, leader, trick)):
+            nh, nl, nt, nf, ng = self._after(hands, leader, trick, flags, 0, card)
+            before, tests = int(self.stats[ST_NODES]), self.tests
+            if not any(nh) and not nt:
+                net = self.payoff.score(ng, nf).net_declarer
+                out[card] = SearchResult(net, net)
+                continue
+            lo, hi = self._value_index(nh, nl, nt, nf, ng)
+            out[card] = SearchResult(self.goals[lo], self.goals[hi],
+                                     int(self.stats[ST_NODES]) - before, 0.0, self.tests - tests)
+        return out
 
     def legal(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...]) -> int:
         seat = (leader + len(trick)) % 3
@@ -249,14 +331,10 @@ class GamePointSearch:
             reserved = reserved_mask(self.reserved, N_TRICKS + 1 - cards)
         return legal_moves(hands[seat], trick[0] if trick else None, reserved)
 
-    def solve(self, hands: tuple[int, int, int], leader: int,
-              trick: tuple[int, ...]) -> GamePointResult:
+    def _principal_variation(self, hands: tuple[int, int, int], leader: int,
+                             trick: tuple[int, ...], flags: int, k: int) -> GamePointResult:
+        """Follow one optimal line (every move keeps the value at ``goals[k]``)."""
         p = self.payoff
-        # Where winning every trick changes nothing, the lost-trick bit is set
-        # from the start: fewer distinct flags, more transpositions.
-        flags = 0 if p.valat_open and p.valat_matters() else FLAG_LOST_TRICK
-        k = self.value_index(hands, leader, trick, flags, 0)
-        # Follow one optimal line: every move keeps the value at goals[k].
         gained, line = 0, []
         cur = trick
         hs = list(hands)
@@ -268,9 +346,9 @@ class GamePointSearch:
             for card in ([] if chosen is not None
                          else indices_of(self.legal((hs[0], hs[1], hs[2]), leader, cur))):
                 nh, nl, nt, nf, ng = self._after(hs, leader, cur, flags, gained, card)
-                ok = self.reaches(nh, nl, nt, nf, ng, k)
+                ok = self._reaches(nh, nl, nt, nf, ng, k)
                 if seat != self.declarer and ok and k + 1 < len(self.goals):
-                    ok = not self.reaches(nh, nl, nt, nf, ng, k + 1)
+                    ok = not self._reaches(nh, nl, nt, nf, ng, k + 1)
                 if ok:
                     chosen = card
                     break
@@ -291,7 +369,7 @@ class GamePointSearch:
             net_declarer=self.goals[k], declarer=self.declarer, points=result.points,
             thirds=p.base_thirds + 3 * gained, written=result.written, nets=result.nets,
             birds=result.birds, valat=result.valat, line=tuple(line), score=result,
-            tests=self.tests, nodes=int(self.stats[pk.ST_NODES]))
+            tests=self.tests, nodes=int(self.stats[ST_NODES]))
 
     def _hinted_move(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...],
                      flags: int, gained: int, k: int, declarer_moves: bool) -> int | None:
@@ -304,9 +382,9 @@ class GamePointSearch:
         if not declarer_moves and k + 1 == len(self.goals):
             return indices_of(legal)[0]  # nothing is above the value: every card keeps it
         goal = k if declarer_moves else k + 1
-        if self.reaches(hands, leader, trick, flags, gained, goal) != declarer_moves:
+        if self._reaches(hands, leader, trick, flags, gained, goal) != declarer_moves:
             raise RuntimeError("internal: the game-point value changed along the line")
-        card = int(self.stats[pk.ST_BEST])
+        card = int(self.stats[ST_BEST])
         return card if card >= 0 and legal >> card & 1 else None
 
     def _after(self, hs: Sequence[int], leader: int, trick: tuple[int, ...], flags: int,
@@ -336,15 +414,15 @@ class GamePointSearch:
 # ----------------------------------------------------------------- whole deals
 
 #: Items the declarer may announce for the game-point search of a deal (RULES.md 4).
-ANNOUNCEABLE = ("pagat", "uhu", "kakadu", "absolut", "kramerpoi", "valat")
+ANNOUNCEABLE = (*BIRD_NAMES, "absolut", "kramerpoi", "valat")
 
 
 def deal_game_points(deal: Any, declarer: int, contract: str, *, rules: Rules, hand_after: int,
                      discard: int = 0, announcements: Mapping[str, str] | None = None,
                      contras: Mapping[str, str] | None = None, level: str | None = None,
-                     tt_bits: int = DEFAULT_TT_BITS,
-                     max_nodes: int | None = None) -> GamePointResult:
-    """The game-point value of a whole deal after one exchange.
+                     tt_bits: int | None = None,
+                     budget: Budget | None = None) -> SearchResult:
+    """The game-point value of a whole deal after one exchange (as :func:`solve_game_points`).
 
     ``deal`` is a complete :class:`~tarock_solver.deal.Deal`; the declarer plays
     ``hand_after`` (his hand after the exchange; his dealt hand in a Solo) with
@@ -358,7 +436,7 @@ def deal_game_points(deal: Any, declarer: int, contract: str, *, rules: Rules, h
         (hands[0], hands[1], hands[2]), 0, declarer, rules=rules, contract=contract,
         announcements=announcements, contras=contras, level=level,
         discard_thirds=thirds_of(discard), valat_open=True, declarer_hand=hand_after,
-        dealt=tuple(deal.hands), tt_bits=tt_bits, max_nodes=max_nodes)
+        dealt=tuple(deal.hands), tt_bits=tt_bits, budget=budget)
 
 
 def announcement_options(rules: Rules, contract: str, hand_after: int) -> list[tuple[str, str]]:
@@ -382,15 +460,15 @@ class AnnouncementChoice:
     """The result of :func:`best_announcements`: the best set found and every set solved."""
 
     announcements: dict[str, str]
-    result: GamePointResult
-    tried: tuple[tuple[tuple[tuple[str, str], ...], int], ...]
+    result: SearchResult
+    tried: tuple[tuple[tuple[tuple[str, str], ...], SearchResult], ...]
 
 
 def best_announcements(deal: Any, declarer: int, contract: str, *, rules: Rules,
                        hand_after: int, discard: int = 0,
                        contras: Mapping[str, str] | None = None, level: str | None = None,
-                       tt_bits: int = DEFAULT_TT_BITS,
-                       max_nodes: int | None = None) -> AnnouncementChoice:
+                       tt_bits: int | None = None,
+                       budget: Budget | None = None) -> AnnouncementChoice:
     """The announcement set with the largest game-point value, by greedy forward selection.
 
     Every set tried is solved exactly.  The sets searched: no announcement;
@@ -404,15 +482,15 @@ def best_announcements(deal: Any, declarer: int, contract: str, *, rules: Rules,
     one target ladder where the profile forbids it) are skipped.
     """
     options = announcement_options(rules, contract, hand_after)
-    tried: dict[tuple[tuple[str, str], ...], GamePointResult] = {}
+    tried: dict[tuple[tuple[str, str], ...], SearchResult] = {}
 
-    def value(anns: tuple[tuple[str, str], ...]) -> GamePointResult | None:
+    def value(anns: tuple[tuple[str, str], ...]) -> SearchResult | None:
         if anns not in tried:
             try:
                 tried[anns] = deal_game_points(
                     deal, declarer, contract, rules=rules, hand_after=hand_after,
                     discard=discard, announcements=dict(anns), contras=contras, level=level,
-                    tt_bits=tt_bits, max_nodes=max_nodes)
+                    tt_bits=tt_bits, budget=budget)
             except RulesError:
                 return None
         return tried[anns]
@@ -420,7 +498,9 @@ def best_announcements(deal: Any, declarer: int, contract: str, *, rules: Rules,
     best: tuple[tuple[str, str], ...] = ()
     base = value(best)
     assert base is not None  # the plain game is always scorable
-    best_net = base.net_declarer
+    if not base.exact:
+        return AnnouncementChoice(announcements={}, result=base, tried=((best, base),))
+    best_net = base.value
     while True:
         improved = None
         for item, lv in options:
@@ -428,11 +508,11 @@ def best_announcements(deal: Any, declarer: int, contract: str, *, rules: Rules,
                 continue
             cand = tuple(sorted(best + ((item, lv),)))
             res = value(cand)
-            if res is not None and res.net_declarer > best_net:
-                best_net, improved = res.net_declarer, cand
+            if res is not None and res.exact and res.value > best_net:
+                best_net, improved = res.value, cand
         if improved is None:
             break
         best = improved
     return AnnouncementChoice(
         announcements=dict(best), result=tried[best],
-        tried=tuple((k, r.net_declarer) for k, r in tried.items()))
+        tried=tuple(tried.items()))
