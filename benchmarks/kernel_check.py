@@ -25,15 +25,12 @@ import time
 
 import numpy as np
 
-from tarock_solver.cards import BIRD_CARD, thirds_of
-from tarock_solver.errors import RulesError
-from tarock_solver.oracle import random_position
+from tarock_solver.oracle import random_game_case, random_position
 from tarock_solver.rules import load_rules
 from tarock_solver.solver import (
     CardPointSearch,
     GamePointSearch,
     Position,
-    make_payoff,
 )
 
 CARD_MIX = {11: 300, 9: 300, 7: 300, 5: 300}
@@ -71,39 +68,6 @@ def card_answers(seed: int) -> list[dict]:
     return out
 
 
-def _game_case(rng: np.random.Generator, tricks: int, rules_by_name: dict):
-    while True:
-        rules = rules_by_name[PROFILES[int(rng.integers(len(PROFILES)))]]
-        contract = rules.contracts[int(rng.integers(len(rules.contracts)))]
-        in_trick = int(rng.integers(1, 3)) if rng.random() < 0.3 else 0
-        p = random_position(rng, tricks, trick_cards=in_trick, birds=rng.random() < 0.6)
-        hands, leader, decl, trick = p["hands"], p["leader"], p["declarer"], p["trick"]
-        anns: dict[str, str] = {}
-        for bird in ("pagat", "uhu", "kakadu"):
-            levels = rules.announcement_levels(bird)
-            if hands[decl] >> BIRD_CARD[bird] & 1 and levels and rng.random() < 0.5:
-                anns[bird] = levels[int(rng.integers(len(levels)))]
-        for item in ("absolut", "kramerpoi", "valat"):
-            levels = rules.announcement_levels(item)
-            if levels and rng.random() < 0.2:
-                anns[item] = levels[int(rng.integers(len(levels)))]
-        contras = {obj: ("a", "aa", "b", "ba", "aaa")[int(rng.integers(5))]
-                   for obj in ["game", *anns] if rng.random() < 0.25}
-        in_play = hands[0] | hands[1] | hands[2]
-        for c in trick:
-            in_play |= 1 << c
-        remaining = thirds_of(in_play) // 3
-        residue = (-2 * rules.talon_cards(contract)) % 3
-        base = 3 * int(rng.integers(max(0, 30 - remaining), min(55, 69 - remaining) + 1)) + residue
-        try:
-            payoff = make_payoff(rules, contract, decl, hands, leader=leader, trick=trick,
-                                 base_thirds=base, announcements=anns, contras=contras,
-                                 valat_open=bool(rng.random() < 0.3))
-        except RulesError:
-            continue
-        return rules, payoff, hands, leader, trick
-
-
 def game_answers(seed: int) -> list[dict]:
     rng = np.random.default_rng(seed)
     rules_by_name = {name: load_rules(name) for name in PROFILES}
@@ -111,7 +75,7 @@ def game_answers(seed: int) -> list[dict]:
     i = 0
     for tricks, count in GAME_MIX.items():
         for _ in range(count):
-            rules, payoff, hands, leader, trick = _game_case(rng, tricks, rules_by_name)
+            rules, payoff, hands, leader, trick = random_game_case(rng, tricks, rules_by_name)
             search = GamePointSearch(payoff, rules=rules, tt_bits=12)
             res = search.solve(search.position(hands, leader, trick))
             out.append({"i": i, "tricks": tricks, "net": res.value, "nodes": res.nodes,

@@ -23,9 +23,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarock_solver.cards import BIRD_CARD, INDEX_OF, thirds_of
+from tarock_solver.cards import INDEX_OF
 from tarock_solver.errors import RulesError
-from tarock_solver.oracle import random_position, reference_game_value
+from tarock_solver.oracle import random_game_case, reference_game_value
 from tarock_solver.rules import load_rules
 from tarock_solver.solver import (
     Budget,
@@ -46,36 +46,7 @@ FULL_MIX = {3: 2000, 4: 2000, 5: 900, 6: 100}
 
 def _random_case(rng: np.random.Generator, tricks: int):
     """One random position with a random scoring scenario the scorer accepts."""
-    while True:
-        rules = RULES[PROFILES[int(rng.integers(len(PROFILES)))]]
-        contract = rules.contracts[int(rng.integers(len(rules.contracts)))]
-        in_trick = int(rng.integers(1, 3)) if rng.random() < 0.3 else 0
-        p = random_position(rng, tricks, trick_cards=in_trick, birds=rng.random() < 0.6)
-        hands, leader, decl, trick = p["hands"], p["leader"], p["declarer"], p["trick"]
-        anns: dict[str, str] = {}
-        for bird in ("pagat", "uhu", "kakadu"):
-            levels = rules.announcement_levels(bird)
-            if hands[decl] >> BIRD_CARD[bird] & 1 and levels and rng.random() < 0.5:
-                anns[bird] = levels[int(rng.integers(len(levels)))]
-        for item in ("absolut", "kramerpoi", "valat"):
-            levels = rules.announcement_levels(item)
-            if levels and rng.random() < 0.2:
-                anns[item] = levels[int(rng.integers(len(levels)))]
-        contras = {obj: ("a", "aa", "b", "ba", "aaa")[int(rng.integers(5))]
-                   for obj in ["game", *anns] if rng.random() < 0.25}
-        in_play = hands[0] | hands[1] | hands[2]
-        for c in trick:
-            in_play |= 1 << c
-        remaining = thirds_of(in_play) // 3
-        residue = (-2 * rules.talon_cards(contract)) % 3
-        base = 3 * int(rng.integers(max(0, 30 - remaining), min(55, 69 - remaining) + 1)) + residue
-        try:
-            payoff = make_payoff(rules, contract, decl, hands, leader=leader, trick=trick,
-                                 base_thirds=base, announcements=anns, contras=contras,
-                                 valat_open=bool(rng.random() < 0.3))
-        except RulesError:
-            continue
-        return rules, payoff, hands, leader, trick
+    return random_game_case(rng, tricks, RULES)
 
 
 def _run(seed: int, mix: dict[int, int]) -> None:

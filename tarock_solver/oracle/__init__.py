@@ -12,9 +12,9 @@ from .cardpoints import (
     reference_value,
     trick_number,
 )
-from .gamepoints import PayoffReference, reference_game_value
+from .gamepoints import PayoffReference, random_game_case, reference_game_value
 
 __all__ = [
-    "PayoffReference", "ReferenceSolver", "random_position", "reference_card_values",
+    "PayoffReference", "ReferenceSolver", "random_game_case", "random_position", "reference_card_values",
     "reference_game_value", "reference_value", "trick_number",
 ]

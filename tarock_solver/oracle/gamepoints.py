@@ -11,14 +11,18 @@ Exponential; meant for positions of up to about five tricks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from ..cards import BIRD_CARD, bit, indices_of
+import numpy as np
+
+from ..cards import BIRD_CARD, BIRD_NAMES, bit, indices_of, thirds_of
+from ..errors import RulesError
 from ..play import legal_moves, reserved_mask, trick_thirds, trick_winner
-from ..rules import BIRD_KEYS
+from ..rules import BIRD_KEYS, Rules
 from ..scoring import BirdOutcome, score
-from ..solver import Payoff
+from ..solver import Payoff, make_payoff
+from .cardpoints import random_position
 
 N_TRICKS = 16
 _CARD_BIRD = {card: name for name, card in BIRD_CARD.items()}
@@ -98,3 +102,46 @@ def reference_game_value(payoff: Payoff, hands: Sequence[int], leader: int, *,
     ref = PayoffReference(payoff, reserved_birds)
     return ref.value((int(hands[0]), int(hands[1]), int(hands[2])), leader,
                      tuple(int(c) for c in trick), payoff.base_thirds, (), payoff.valat_open)
+
+
+def random_game_case(rng: np.random.Generator, tricks: int, rules_by_name: Mapping[str, Rules]
+                     ) -> tuple[Rules, Payoff, tuple[int, int, int], int, tuple[int, ...]]:
+    """A random game-point position with a random scoring scenario the scorer accepts
+    (test and benchmark support): (rules, payoff, hands, leader, trick).
+
+    The profile comes from ``rules_by_name`` (in its order), then a contract, a
+    :func:`~.cardpoints.random_position` of ``tricks`` tricks (a third with cards in the
+    current trick, 60 % with birds), the declarer's bird and other announcements, contras
+    and the declarer's points so far, all drawn from ``rng``.
+    """
+    names = tuple(rules_by_name)
+    while True:
+        rules = rules_by_name[names[int(rng.integers(len(names)))]]
+        contract = rules.contracts[int(rng.integers(len(rules.contracts)))]
+        in_trick = int(rng.integers(1, 3)) if rng.random() < 0.3 else 0
+        p = random_position(rng, tricks, trick_cards=in_trick, birds=rng.random() < 0.6)
+        hands, leader, decl, trick = p["hands"], p["leader"], p["declarer"], p["trick"]
+        anns: dict[str, str] = {}
+        for bird in BIRD_NAMES:
+            levels = rules.announcement_levels(bird)
+            if hands[decl] >> BIRD_CARD[bird] & 1 and levels and rng.random() < 0.5:
+                anns[bird] = levels[int(rng.integers(len(levels)))]
+        for item in ("absolut", "kramerpoi", "valat"):
+            levels = rules.announcement_levels(item)
+            if levels and rng.random() < 0.2:
+                anns[item] = levels[int(rng.integers(len(levels)))]
+        contras = {obj: ("a", "aa", "b", "ba", "aaa")[int(rng.integers(5))]
+                   for obj in ["game", *anns] if rng.random() < 0.25}
+        in_play = hands[0] | hands[1] | hands[2]
+        for c in trick:
+            in_play |= 1 << c
+        remaining = thirds_of(in_play) // 3
+        residue = (-2 * rules.talon_cards(contract)) % 3
+        base = 3 * int(rng.integers(max(0, 30 - remaining), min(55, 69 - remaining) + 1)) + residue
+        try:
+            payoff = make_payoff(rules, contract, decl, hands, leader=leader, trick=trick,
+                                 base_thirds=base, announcements=anns, contras=contras,
+                                 valat_open=bool(rng.random() < 0.3))
+        except RulesError:
+            continue
+        return rules, payoff, hands, leader, trick
