@@ -103,3 +103,52 @@ def test_missing_deal_is_a_usage_error(capsys):
     code, out, err = run(capsys, "solve")
     assert code == 2
     assert "give a deal" in err
+
+
+def test_estimate_only_gives_every_row_without_a_search(capsys):
+    code, out, err = run(capsys, "solve", "--estimate-only", "--json", CHEAP)
+    assert code == 0, err
+    doc = json.loads(out)
+    rules = load_rules("dummett")
+    assert doc["estimate_only"] is True and len(doc["rows"]) == 3 * len(rules.contracts)
+    for row in doc["rows"]:
+        assert 0 <= row["estimated_trick_points"] <= 70
+        assert row["estimated_points"] >= row["estimated_trick_points"]
+        assert "nodes" not in row
+    code, out, _ = run(capsys, "solve", "--estimate-only", CHEAP)
+    assert code == 0 and "Estimated table" in out and "Points ≈" in out
+
+
+def test_estimate_only_picks_the_best_estimated_exchange():
+    import numpy as np
+
+    from tarock_solver.analysis.ddtable import play_options
+    from tarock_solver.analysis.estimated import estimate_row_points, estimated_table
+
+    deal = parse_deal(CHEAP)
+    rules = load_rules("dummett")
+    rows = estimated_table(deal, rules, declarers=["M"], contracts=["two"])
+    assert len(rows) == 1
+    totals = [o.base_thirds + 3 * estimate_row_points(deal, 1, o.hand)
+              for o in play_options(deal, 1, "two", rules)]
+    assert rows[0].thirds == max(totals)
+    assert np.isclose(rows[0].points, rows[0].thirds / 3)
+
+
+def test_estimate_beside_the_exact_rows(capsys):
+    code, out, err = run(capsys, "solve", "--declarer", "F", "--contract", "solo", "--estimate",
+                         "--json", CHEAP)
+    assert code == 0, err
+    row = json.loads(out)["rows"][0]
+    assert isinstance(row["estimated_points"], float)
+    assert abs(row["estimated_points"] - row["declarer_thirds"] / 3) < 25
+    code, out, _ = run(capsys, "solve", "--declarer", "F", "--contract", "solo", "--estimate",
+                       CHEAP)
+    assert code == 0 and "Learned evaluator" in out
+
+
+@pytest.mark.parametrize("extra", [["--cards"], ["--node-limit", "5"], ["--estimate"],
+                                   ["--objective", "game-points"]])
+def test_estimate_only_refuses_search_options(capsys, extra):
+    code, _, err = run(capsys, "solve", "--estimate-only", *extra, CHEAP)
+    assert code == 2 and "--estimate-only" in err

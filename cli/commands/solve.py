@@ -94,6 +94,65 @@ def _table_lines(rows: list[Any], ascii_only: bool) -> list[str]:
     return [plain(line, ascii_only) for line in table(body, header)]
 
 
+def _row_estimates(deal: Deal, rows: list[Any]) -> list[float | None]:
+    """The evaluator's card points of each row (discard + tricks) after its exchange."""
+    from tarock_solver.analysis.estimated import estimate_row_points
+    from tarock_solver.cards import thirds_of
+
+    return [None if row.declarer_thirds is None
+            else thirds_of(row.discard) / 3 + estimate_row_points(deal, row.declarer,
+                                                                   row.hand_after)
+            for row in rows]
+
+
+def _estimate_lines(rows: list[Any], estimates: list[float | None],
+                    ascii_only: bool) -> list[str]:
+    body = []
+    for row, est in zip(rows, estimates, strict=True):
+        exact = None if row.declarer_thirds is None else row.declarer_thirds / 3
+        body.append([row.declarer_name, row.contract, _points_cell(row),
+                     "?" if est is None else f"{est:.1f}",
+                     "" if est is None or exact is None else f"{est - exact:+.1f}"])
+    lines = [plain("Learned evaluator (an estimate in microseconds, after the exchange above):",
+                   ascii_only)]
+    lines += [plain(line, ascii_only)
+              for line in table(body, ["Decl", "Contract", "Points", "Estimate", "Error"])]
+    return lines
+
+
+def _print_estimates(deal: Deal, rules: Rules, seats: list[str], contracts: list[str],
+                     as_json: bool, ascii_only: bool) -> None:
+    """``--estimate-only``: the table by the learned evaluator alone."""
+    from tarock_solver.analysis.estimated import estimated_table
+
+    rows = estimated_table(deal, rules, declarers=seats, contracts=contracts)
+    if as_json:
+        doc = {"deal": format_deal(deal), "rules": rules.name,
+               "rule_options": rules.describe_overrides(), "leader": SEATS[0],
+               "estimate_only": True,
+               "rows": [{"declarer": r.declarer_name, "contract": r.contract,
+                         "talon_group": r.exchange.group_label if r.exchange else "",
+                         "discard": r.exchange.discard_ids if r.exchange else "",
+                         "estimated_points": round(r.points, 2),
+                         "estimated_trick_points": round(r.trick_points, 2)} for r in rows]}
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
+        return
+    win = rules.win_thirds / 3
+    body = [[r.declarer_name, r.contract, r.exchange.group_label if r.exchange else "-",
+             (r.exchange.discard_ids if r.exchange else "") or "-", f"{r.points:.1f}",
+             "likely" if r.points >= win else "unlikely"] for r in rows]
+    click.echo(plain(f"Estimated table (learned evaluator, no search)   rules: {rules.name}"
+                     "   F leads", ascii_only))
+    click.echo(format_deal(deal))
+    click.echo()
+    for line in table(body, ["Decl", "Contract", "Talon", "Discard", "Points ≈", "Made"]):
+        click.echo(plain(line, ascii_only))
+    click.echo()
+    click.echo(plain("Points ≈: the evaluator's card points (discard + tricks) after the exchange "
+                     "it rates best; exact values: tarock solve without --estimate-only.",
+                     ascii_only))
+
+
 def _lead_lines(row: Any, values: dict[int, int] | None, ascii_only: bool) -> list[str]:
     what = f"{row.declarer_name} declares {row.contract}"
     if row.talon_group:
@@ -265,11 +324,18 @@ def _game_json(game: Any) -> dict[str, Any]:
               type=click.Choice(("given", "best"), case_sensitive=False),
               help="With game points: best = per row the announcement set with the largest "
                    "game-point value (greedy search over the announceable items).")
+@click.option("--estimate", "estimate", is_flag=True,
+              help="Also the learned evaluator's estimate of each row's card points "
+                   "(after the exact best exchange), beside the exact value.")
+@click.option("--estimate-only", "estimate_only", is_flag=True,
+              help="Only the learned evaluator, no search: each row's exchange chosen by "
+                   "the estimate, instantly (estimates, not exact values).")
 @click.pass_obj
 def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ...],
             contracts: tuple[str, ...], cards: bool, as_json: bool,
             node_limit: int | None, objective: str, announce: tuple[str, ...],
-            contra: tuple[str, ...], announcements: str) -> None:
+            contra: tuple[str, ...], announcements: str, estimate: bool,
+            estimate_only: bool) -> None:
     """Double-dummy table of a known deal: per declarer and contract the best talon
     group and discard and the declarer's exact card points.
 
@@ -297,6 +363,9 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
                                "--objective game-points.")
     if best and announce:
         raise click.UsageError("give either --announce items or --announcements best.")
+    if estimate_only and (game_points or cards or node_limit is not None or estimate):
+        raise click.UsageError("--estimate-only runs no search: it does not combine with "
+                               "--objective game-points, --cards, --node-limit or --estimate.")
     announced: dict[str, str] = {}
     for token in announce:
         item, level = parse_announce(token, rules)
@@ -311,6 +380,9 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
     chosen = [rules.contract_key(c) for c in contracts] or list(rules.contracts)
     seats = [d.upper() for d in declarers] or list(SEATS)
     n_rows = len(set(seats)) * len(set(chosen))
+    if estimate_only:
+        _print_estimates(deal, rules, seats, chosen, as_json, settings.ascii)
+        return
 
     budget = Budget(nodes=node_limit)
     solver = CardPointSearch()
@@ -335,10 +407,13 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
                                     contras=contras, best=best, budget=budget,
                                     progress=lambda: bar.update(1))
 
+    estimates = _row_estimates(deal, list(dd.rows)) if estimate else None
     if as_json:
         doc = _json_document(deal, rules, dd, leads, node_limit)
         for obj, game in zip(doc["rows"], games, strict=False):
             obj.update(_game_json(game))
+        for obj, est in zip(doc["rows"], estimates or [], strict=False):
+            obj["estimated_points"] = None if est is None else round(est, 2)
         if game_points:
             doc["objective"] = "game-points"
             doc["contras"] = contras
@@ -352,6 +427,10 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
     click.echo()
     for line in _table_lines(list(dd.rows), ascii_only):
         click.echo(line)
+    if estimates is not None:
+        click.echo()
+        for line in _estimate_lines(list(dd.rows), estimates, ascii_only):
+            click.echo(line)
     click.echo()
     click.echo(plain(f"Points: the declarer's exact card points (discard + tricks); P rounded; "
                      f"made at {exact_points(rules.win_thirds)} (P ≥ {round_points(rules.win_thirds)})"
