@@ -64,8 +64,11 @@ def test_inputs_partial_deal_and_seat() -> None:
 
 def test_json_and_csv_of_a_strong_solo(capsys, tmp_path) -> None:
     path = tmp_path / "advice.csv"
+    # a time limit far beyond the work: the first run in a fresh checkout compiles the
+    # kernels (about two minutes on a loaded 2-core machine), which must not cut the worlds
     code, out, err = run(capsys, "advise", STRONG, "--contract", "solo", "--samples", "2",
-                         "--seed", "3", "--json", "--csv", str(path), "--no-progress")
+                         "--seed", "3", "--time-limit", "3600", "--json", "--csv", str(path),
+                         "--no-progress")
     assert code == 0, err
     data = json.loads(out)
     assert data["meta"]["seed"] == 3 and data["meta"]["worlds"] == {"solo": 2}
