@@ -16,19 +16,16 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ..cards import NOMINAL
 from ..errors import RulesError
 from ._kernels import cardpoint as kernel
 from ._kernels import mtd
-from ._kernels.clock import deadline_after
 from ._kernels.stats import (
     ST_ABORTED,
-    ST_DEADLINE,
-    ST_LIMIT,
     ST_NODES,
     ST_QB_CUTS,
     ST_TT_CUTS,
     ST_TT_HITS,
+    arm,
     new_stats,
 )
 from ._kernels.table import new_table
@@ -45,9 +42,6 @@ __all__ = ["DEFAULT_TT_BITS", "CardPointSearch", "check_tt_bits", "default_searc
 DEFAULT_TT_BITS = 21
 MIN_TT_BITS, MAX_TT_BITS = 8, 28
 
-_NOMINAL = [int(v) for v in NOMINAL]
-
-
 def check_tt_bits(tt_bits: int | None, default: int = DEFAULT_TT_BITS) -> int:
     """The table size in bits (``default`` for None); RulesError when out of range."""
     if tt_bits is None:
@@ -60,14 +54,8 @@ def check_tt_bits(tt_bits: int | None, default: int = DEFAULT_TT_BITS) -> int:
 
 def remaining_points(position: Position) -> int:
     """Card points still to be won: the upper limit of every value."""
-    total = count = 0
-    for mask in (*position.hands, *(1 << c for c in position.trick)):
-        while mask:
-            low = mask & -mask
-            total += _NOMINAL[low.bit_length() - 1]
-            count += 1
-            mask ^= low
-    return total - 2 * (count // 3)
+    hands, _, tcards, ntrick, _, _ = position.kernel_args()
+    return int(kernel.remaining_points(hands, ntrick, tcards))
 
 
 class CardPointSearch:
@@ -95,14 +83,9 @@ class CardPointSearch:
     # ------------------------------------------------------------------ plumbing
 
     def _begin(self, budget: Budget | None) -> None:
-        c = self._counters
-        c.fill(0)
         budget = Budget.of(budget)
-        if budget.nodes is not None:
-            c[ST_LIMIT] = budget.nodes
+        arm(self._counters, budget.nodes, budget.seconds)
         self._t0 = time.perf_counter()
-        if budget.seconds is not None:
-            c[ST_DEADLINE] = deadline_after(budget.seconds)
 
     def _end(self, lower: int, upper: int, tests: int, aborted: bool) -> SearchResult:
         c = self._counters

@@ -35,8 +35,7 @@ from ..play import legal_moves, reserved_mask, trick_thirds, trick_winner
 from ..rules import Rules, item_name
 from ..scoring import BirdOutcome, ScoreResult
 from ._kernels import gamepoint as pk
-from ._kernels.clock import deadline_after
-from ._kernels.stats import ST_ABORTED, ST_BEST, ST_DEADLINE, ST_LIMIT, ST_NODES, new_stats
+from ._kernels.stats import ST_ABORTED, ST_BEST, ST_NODES, arm, new_stats
 from .budget import Budget
 from .cardpoints import check_tt_bits
 from .payoff import FLAG_LOST_TRICK, Payoff, _extends, bird_code, make_payoff
@@ -115,9 +114,9 @@ def solve_game_points(hands: Sequence[int], leader: int, declarer: int, *, rules
     line as ``.detail``; within a ``budget`` that runs out, the bounds proved on the
     net and no detail.
     """
-    hs = tuple(int(h) for h in hands) if len(hands) == 3 else hands
-    Position(hs, leader, declarer, trick=trick)  # the card-set checks, before the payoff
-    tr = tuple(int(c) for c in trick)
+    # the card-set checks before the payoff is built (its errors would be less clear)
+    checked = Position(hands, leader, declarer, trick=trick)
+    hs, tr = checked.hands, checked.trick
     if valat_open is None:
         valat_open = not tr and hs[leader].bit_count() == N_TRICKS
     payoff = make_payoff(rules, contract, declarer, hs, leader=leader, trick=tr,
@@ -184,16 +183,13 @@ class GamePointSearch:
                              f"payoff's is seat {self.declarer}")
 
     def _begin(self, budget: Budget | None) -> None:
-        st = self.stats
-        st.fill(0)
-        self.tests = 0
         budget = Budget.of(budget)
-        if budget.nodes is not None:
-            st[ST_LIMIT] = budget.nodes
+        arm(self.stats, budget.nodes, budget.seconds)
+        self.tests = 0
         self._t0 = time.perf_counter()
+        # the kernel reads its clock every 4,096 nodes of one test; the principal
+        # variation runs many smaller tests, so the deadline is also checked between tests
         self._stop_at = self._t0 + budget.seconds if budget.seconds is not None else 0.0
-        if budget.seconds is not None:
-            st[ST_DEADLINE] = deadline_after(budget.seconds)
 
     def _result(self, lower: int, upper: int, detail: GamePointResult | None = None,
                 ) -> SearchResult:

@@ -51,17 +51,6 @@ from .keys import (
 )
 from .play import BIRD_KAKADU, BIRD_UHU, _bit, _legal, _nominal_sum
 from .search import BUCKET, KEY_VALID, _bucket_row, _prefetch
-from .stats import (  # noqa: F401  (the counter slots, for the drivers)
-    NSTATS,
-    ST_ABORTED,
-    ST_CUT_FIRST,
-    ST_DEADLINE,
-    ST_LIMIT,
-    ST_NODES,
-    ST_QB_CUTS,
-    ST_TT_CUTS,
-    ST_TT_HITS,
-)
 
 INF = 1000
 

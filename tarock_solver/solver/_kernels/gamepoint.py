@@ -69,17 +69,7 @@ from .keys import (
 )
 from .play import ALL_CARDS, _bit
 from .search import BUCKET, KEY_VALID, _bucket_row, _prefetch
-from .stats import (  # noqa: F401  (the counter slots, for the driver)
-    NSTATS,
-    ST_ABORTED,
-    ST_BEST,
-    ST_DEADLINE,
-    ST_LIMIT,
-    ST_NODES,
-    ST_QB_CUTS,
-    ST_TT_CUTS,
-    ST_TT_HITS,
-)
+from .stats import ST_BEST
 
 # Regions: inside them every card is worth 1 point, so only its rank among the
 # region's cards still in play matters.  Region 0 is tarocks II..XX

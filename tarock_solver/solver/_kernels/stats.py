@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .clock import deadline_after
+
 ST_NODES = 0
 ST_TT_HITS = 1
 #: table entries that decided a node without a search
@@ -31,3 +33,13 @@ NSTATS = 16
 def new_stats() -> np.ndarray:
     """A zeroed counter array."""
     return np.zeros(NSTATS, dtype=np.int64)
+
+
+def arm(stats: np.ndarray, nodes: int | None, seconds: float | None) -> None:
+    """Zero the counters and set the budget of one call: at most ``nodes`` nodes and/or
+    ``seconds`` from now (None: no limit on that count)."""
+    stats.fill(0)
+    if nodes is not None:
+        stats[ST_LIMIT] = nodes
+    if seconds is not None:
+        stats[ST_DEADLINE] = deadline_after(seconds)
