@@ -17,6 +17,10 @@ be chunked, resumed or extended without changing any position:
 ``random``
     A random deal as dealt (the talon out of play), a random declarer, forehand
     leading.
+``biddable``
+    Like ``post_exchange``, but the declarer is the seat dealt the most tarocks
+    (ties broken at random): the hands that bid at the table, where a random seat
+    under-samples strong hands (mean 8.5 tarocks against 6.5).
 ``short``
     A ``post_exchange`` or ``random`` start position (half each) played on with a
     uniformly random legal policy until 4–15 cards per hand are left (uniform);
@@ -33,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..advise.candidates import shortlist
-from ..cards import FULL_MASK, bit
+from ..cards import FULL_MASK, TAROCK_MASK, bit
 from ..deal import random_deal
 from ..errors import RulesError
 from ..play import random_play_out
@@ -50,7 +54,7 @@ __all__ = [
 ]
 
 #: Kind names and their codes (the first element of the spawn key; stored in data files).
-KINDS: dict[str, int] = {"post_exchange": 0, "random": 1, "short": 2}
+KINDS: dict[str, int] = {"post_exchange": 0, "random": 1, "short": 2, "biddable": 3}
 
 #: Contracts of the ``dummett`` profile and how often the sampler picks each.  Three and
 #: Lower play alike (a half of the talon); Lower is rarer at the table.
@@ -133,9 +137,13 @@ def sample_position(seed: int, kind: str, index: int) -> SampledPosition:
     rng = _rng(seed, kind, index)
     deal = random_deal(rng)
     declarer = int(rng.integers(3))
+    if kind == "biddable":
+        counts = [(h & TAROCK_MASK).bit_count() for h in deal.hands]
+        top = [s for s in range(3) if counts[s] == max(counts)]
+        declarer = top[int(rng.integers(len(top)))]
     hands: tuple[int, int, int] = deal.hands
     contract, discard = -1, 0
-    if kind == "post_exchange" or (kind == "short" and rng.random() < 0.5):
+    if kind in ("post_exchange", "biddable") or (kind == "short" and rng.random() < 0.5):
         hands, contract, discard = _exchange(rng, deal.hands, deal.talon, declarer)
     leader = 0
     if kind == "short":
