@@ -1,8 +1,8 @@
 """A cheap, deterministic stand-in for the double-dummy solver (adviser tests only).
 
-The adviser's logic — sampling, nested talon choice, racing, common random
-numbers, scoring, parallel runs — does not depend on how good the solver is,
-only on getting a number per position.  This stand-in makes the numbers
+The adviser's logic — sampling, the talon choice on the information set,
+control variates, common random numbers, scoring — does not depend on how good
+the solver is, only on getting a number per position.  This stand-in makes the numbers
 depend on the hidden cards in a way that rewards knowing them (a suit the
 declarer keeps is lost when a defender is void in it and can trump), so the
 information-set test has something to detect.  Module-level functions so that
@@ -44,46 +44,7 @@ def all_trick_points(positions):
     return [thirds_of(h[0] | h[1] | h[2]) // 3 for h, _ in positions]
 
 
-def fake_game_points(hands, leader, declarer, *, rules, contract, announcements=None,
-                     discard_thirds=0, declarer_hand=None, dealt=(None, None, None),
-                     budget=None, **_):
-    """A stand-in for ``solve_game_points``: the fake card points scored by the real
-    calculator, plus a bird rule that depends on the hidden hands.
-
-    A declarer's bird (I, II, III) wins its trick when his tarocks outnumber each
-    defender's by more than the bird's number; a bird item is worth its silent value
-    when not announced and its announced value when announced, won or lost.  A solve
-    "costs" 1000 nodes per tarock of the first defender; over the ``budget``'s nodes it
-    returns bounds and no detail, like the real solver.
-    """
-    from types import SimpleNamespace
-
-    from tarock_solver.scoring import ScoreInput, score
-    from tarock_solver.solver import SearchResult
-
-    nodes = 1000 * (hands[(declarer + 1) % 3] & TAROCK_MASK).bit_count()
-    if budget is not None and budget.nodes is not None and nodes > budget.nodes:
-        return SearchResult(-1000, 1000, budget.nodes)
-
-    announcements = dict(announcements or {})
-    points = fake_trick_points([(tuple(hands), declarer)])[0]
-    thirds = discard_thirds + 3 * points
-    valat = 3 * points == thirds_of(hands[0] | hands[1] | hands[2])
-    card_items = {k: v for k, v in announcements.items() if k not in ("pagat", "uhu", "kakadu")}
-    res = score(rules, ScoreInput(contract=contract, declarer=declarer, declarer_thirds=thirds,
-                                  announcements=card_items, valat=valat,
-                                  declarer_hand=declarer_hand, dealt=tuple(dealt)))
-    net = float(res.net_declarer)
-    mine = (hands[declarer] & TAROCK_MASK).bit_count()
-    defs = [(hands[(declarer + k) % 3] & TAROCK_MASK).bit_count() for k in (1, 2)]
-    notes = []
-    for number, bird in enumerate(("pagat", "uhu", "kakadu"), start=1):
-        if not hands[declarer] >> (number - 1) & 1:
-            continue
-        won = mine - max(defs) > number
-        notes.append(f"{bird}@decl:{'won' if won else 'lost'}")
-        value = rules.bird_value(bird, announcements.get(bird, "silent")) or 0
-        net += 2 * value if won else -2 * value
-    detail = SimpleNamespace(net_declarer=net, score=SimpleNamespace(made=res.made),
-                             thirds=thirds, valat=valat, birds=";".join(notes), nodes=nodes)
-    return SearchResult(int(net), int(net), nodes, detail=detail)
+def shifted_trick_points(positions):
+    """:func:`fake_trick_points` plus 8 points (capped): far from any evaluator."""
+    totals = [thirds_of(h[0] | h[1] | h[2]) // 3 for h, _ in positions]
+    return [min(t, v + 8) for t, v in zip(totals, fake_trick_points(positions), strict=True)]

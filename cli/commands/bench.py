@@ -78,23 +78,20 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
                    "--deals deals (default 4) with 1 job and with every core.")
 @click.option("--advise", "advise", is_flag=True,
               help="Measure `tarock advise` instead: the demo hand and the first --deals "
-                   "shipped advice hands (default 20) with --samples worlds per contract, "
-                   "then the demo hand within --time-limit seconds.")
-@click.option("--samples", "advise_samples", type=click.IntRange(min=1), default=10,
-              show_default=True, metavar="N", help="With --advise: worlds per contract.")
-@click.option("--time-limit", "advise_time", type=click.FloatRange(min=0), default=60.0,
-              show_default=True, metavar="SECONDS",
-              help="With --advise: the anytime run on the demo hand (0: skip it).")
-@click.option("--no-birds", "advise_no_birds", is_flag=True,
-              help="With --advise: do not judge bird announcements (game-point solves).")
+                   "shipped advice hands (default 20), each advised with --time-limit for "
+                   "seeds 1..--seeds; reports stability across seeds, SEs and wall times.")
+@click.option("--seeds", "advise_seeds", type=click.IntRange(min=1), default=5,
+              show_default=True, metavar="N", help="With --advise: seeds per hand.")
+@click.option("--time-limit", "advise_time", type=click.FloatRange(min=0, min_open=True),
+              default=10.0, show_default=True, metavar="SECONDS",
+              help="With --advise: the time limit of each advice run.")
 @click.pass_obj
 def command(settings: Settings, deals: int | None, threads_text: str, json_path: str | None,
             compare_path: str | None, against_path: str | None, quick: bool,
             node_limit: int | None, tricks_text: str | None, table_deals: int | None,
             deals_file: str | None, no_cold: bool, repeat: int | None, gamepoints: bool,
             batch: bool,
-            advise: bool, advise_samples: int, advise_time: float,
-            advise_no_birds: bool) -> None:
+            advise: bool, advise_seeds: int, advise_time: float) -> None:
     """Time the double-dummy solver on the shipped seeded deals.
 
     Deal i is played as a Solo-like game with declarer seat i % 3 and F leading; the
@@ -128,8 +125,8 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
         _batch_throughput(settings, deals or 4, node_limit, deals_file, json_path)
         return
     if advise:
-        _advise_bench(settings, deals, advise_samples, advise_time, _threads(threads_text),
-                      json_path, not advise_no_birds)
+        _advise_bench(settings, deals, advise_seeds, advise_time, _threads(threads_text),
+                      json_path)
         return
     if gamepoints:
         _gamepoint_ratio(settings, deals, node_limit, _tricks(tricks_text), deals_file,
@@ -240,18 +237,18 @@ def _gamepoint_ratio(settings: Settings, deals: int | None, node_limit: int | No
         click.echo(f"Wrote {json_path}.")
 
 
-def _advise_bench(settings: Settings, hands: int | None, samples: int, time_limit: float,
-                  threads: int | None, json_path: str | None, birds: bool) -> None:
-    """Adviser wall time, worlds/s and SE on the shipped advice hands."""
+def _advise_bench(settings: Settings, hands: int | None, seeds: int, time_limit: float,
+                  threads: int | None, json_path: str | None) -> None:
+    """The adviser's stability across seeds, SEs and wall times on the shipped hands."""
     import json
     import os
 
     from tarock_solver.bench.advise import format_advise_report, run_advise_bench
 
     jobs = threads if threads is not None else (os.cpu_count() or 1)
-    doc = run_advise_bench(hands=20 if hands is None else hands, samples=samples,
-                           time_limit=time_limit or None, jobs=jobs, rules=settings.rules,
-                           overrides=dict(settings.opts), birds=birds,
+    doc = run_advise_bench(hands=20 if hands is None else hands, seeds=seeds,
+                           time_limit=time_limit, jobs=jobs, rules=settings.rules,
+                           overrides=dict(settings.opts),
                            status=lambda msg: click.echo(msg, err=True))
     for line in format_advise_report(doc):
         click.echo(line)

@@ -1,19 +1,12 @@
 """Bidding advice for one hand: :func:`advise` answers an :class:`AdviceRequest`.
 
-The method: world *j* is a uniform completion of what the adviser knows
-(:mod:`.sampling`), and every contract is evaluated on the same worlds
-(common random numbers), so the differences the advice rests on have small
-errors.  :func:`advise` makes the plan (:mod:`.plan`: contracts, announcement
-sets, policies, bird sets), has the worlds evaluated (:mod:`.world`, one world;
-:mod:`.schedule`, the workers and the time limit) and turns the results into
-tables, metadata and a recommendation (:mod:`.report`).
-
-Where the time goes: almost all of it is in the race's solves (choosing the
-talon exchange on inner worlds).  They start from MTD(f) guesses of related
-solves, begin with the null-window make test and have node budgets; one race
-has a node budget too and the evaluation solves have their own
-(:class:`RaceConfig`), so one pathological world cannot eat the time limit.
-Each world is a pure function of (seed, j), so the numbers are identical for
+The method (:mod:`.engine`): the learned evaluator values every contract on
+many sampled worlds, choosing each talon exchange on the declarer's information
+set; exact double-dummy solves on a prefix of the worlds correct the
+evaluator's errors (control variates, :mod:`.cv`), spent on the contracts still
+in the race; :mod:`.report` turns the series into the table and the
+recommendation.  World *j* is a pure function of (seed, j) and which worlds get
+exact solves depends only on earlier results, so the numbers are the same for
 any number of worker processes.
 """
 
@@ -21,113 +14,97 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import replace
 
-from .evaluate import Evaluator
-from .plan import AdviceRequest, Problem, RaceConfig, contracts_asked, make_problem
-from .race import RaceResult
+from .engine import AdviceSettings, run_engine
+from .exact import ExactSolver
+from .plan import AdviceRequest, Problem, make_problem
+from .report import Advice, build_table, option_rows, recommend
 from .rulesview import RulesView
-from .schedule import WorldRunner
-from .types import WorldResult
+
+__all__ = ["AdviceRequest", "AdviceSettings", "advise"]
+
+PASS_NOTE = ("Passing is valued at 0 game points: it assumes that when you pass nobody "
+             "scores against you (the others' games, which you would defend, are not modelled).")
 
 
-def advise(req: AdviceRequest, evaluator: Evaluator | None = None):
-    """Answer an advice request: the :class:`~.report.Advice` with tables and recommendation."""
-    from tqdm import tqdm
-
-    from . import report
-
+def advise(req: AdviceRequest) -> Advice:
+    """Answer an advice request: the :class:`~.report.Advice` with table and recommendation."""
     start = time.time()
     deadline = start + req.time_limit if req.time_limit else None
     view = RulesView(req.rule_profile())
     problem: Problem = make_problem(req, view.rules)
-    plans = problem.plans
-    contracts = contracts_asked(view.rules, req)  # in the rules' order (the meta's keys)
-    runner = WorldRunner(problem, req.jobs, deadline, evaluator)
-    bar = tqdm(total=req.samples, unit="world", desc="advise", file=sys.stderr,
-               disable=not req.progress, dynamic_ncols=True)
-    races: dict[str, RaceResult] = {}
+    exact = ExactSolver(req.jobs, req.solve_batch)
+    bar = _progress_bar(req)
+
+    def progress(phase: str, done: int, total: int) -> None:
+        if bar is None:
+            return
+        bar.set_description(phase)
+        bar.n = min(bar.total, time.time() - start) if deadline else done
+        bar.refresh()
+
     try:
-        fixed: tuple = ()
-        if problem.given_talon is not None:
-            bar.set_description("choosing the exchange")
-            races = runner.races(req.samples)
-            fixed = tuple((c, tuple(r.candidates), tuple(r.choices)) for c, r in races.items())
-            problem = replace(problem, plans=tuple(p for p in plans if p.contract in races))
-            runner.problem = problem
-            bar.set_description("advise")
-        n_groups = len(runner.task_groups())
-        parts: dict[int, int] = {}
-
-        def progress(r: WorldResult) -> None:
-            # A world counts on the bar when all of its contracts are done.
-            if r.kind != "world":
-                return
-            parts[r.index] = parts.get(r.index, 0) + 1
-            if parts[r.index] == n_groups:
-                bar.update(1)
-
-        results = runner.run(req.samples, fixed, progress)
+        result = run_engine(problem, req.settings, exact, samples=req.samples,
+                            deadline=deadline, progress=progress)
     finally:
-        bar.close()
-        runner.close()
+        if bar is not None:
+            bar.close()
+        exact.close()
     elapsed = time.time() - start
-
-    stats = report.option_stats(problem.plans, results)
+    rows = option_rows(result.series)
     key = {"deal_id": req.deal_id, "rules": view.rules.name,
            "rule_options": view.rules.describe_overrides(), "seat": "FMR"[req.seat]}
-    birds_judged = {c: len(report.bird_prefix(results, c)) for c, sets in problem.birds
-                    if len(sets) > 1}
-    table = report.build_table(stats, key, report.bird_rows(
-        [(c, sets) for c, sets in problem.birds if len(sets) > 1], results, key))
-    # Every contract asked about, in display order, with the worlds it got (maybe 0).
-    worlds = {p.contract: len(report.prefix_results(results, p.contract)) for p in plans}
-    complete = min(worlds.values()) if worlds else 0
-    solves = sum(r.solves for r in results)
+    table = build_table(rows, key)
+    rec = recommend(result.series, rows, talon_mode=problem.given_talon is not None)
+    points = {c: s.values(0, "points", exact=False) for c, s in result.series.items()}
     meta = {
         "seed": int(req.seed),
         "samples_requested": int(req.samples),
-        "worlds": worlds,
-        "worlds_complete": complete,
+        "worlds": result.worlds,
+        "exact_worlds": {c: len(s.exact) for c, s in result.series.items()},
+        "exact_cut_by_deadline": [c for c, s in result.series.items() if s.cut],
+        "contenders": result.contenders,
+        "exchanges_valued": {c: (sum(s.options_valued) / len(s.options_valued)
+                                 if s.options_valued else 0.0)
+                             for c, s in result.series.items() if s.plan.take},
         "jobs": int(req.jobs),
         "time_limit": req.time_limit,
         "seconds": elapsed,
-        "worlds_per_second": (complete / elapsed) if elapsed > 0 else None,
-        "solves": solves,
-        "work": report.work_summary(plans, results),
-        "objective": "card points (exact double-dummy), scored with the rules' calculator",
-        "race": {"per_group": dict(req.race.per_group), "inner_schedule": list(req.race.schedule),
-                 "talon_per_group": req.race.talon_per_group,
-                 "talon_schedule": list(req.race.talon_schedule),
-                 "race_nodes": req.race.race_nodes, "eval_nodes": req.race.eval_nodes,
-                 "race_budget": req.race.race_budget, "bird_nodes": req.race.bird_nodes},
+        "seconds_evaluator": result.seconds_evaluator,
+        "seconds_exact": result.seconds_exact,
+        "exact_solves": exact.solves,
+        "exact_unfinished": exact.unfinished,
+        "exact_nodes": exact.nodes,
+        "exact_solver_seconds": exact.seconds,
+        "interrupted": result.interrupted,
         "talon": list(req.talon) if req.talon is not None else None,
-        "birds": {c: view.bird_levels(c) for c in contracts},
-        "bird_options": {c: [";".join(f"{b}@{lv}" for b, lv in s) for s in sets[1:]]
-                         for c, sets in problem.birds},
-        "bird_worlds": birds_judged,
-        "bird_worlds_over_budget": {c: report.birds_over_budget(results, c)
-                                    for c in birds_judged},
-        "bird_solves": {
-            "evaluated": req.birds,
-            "game_point_solves": sum(b.solves for r in results for b in r.birds.values()),
-            "seconds": sum(b.seconds for r in results for b in r.birds.values())},
+        "talon_decision": result.talon_decision,
+        "left_out": {c: why for c, why in problem.left_out},
+        "settings": {k: getattr(req.settings, k) for k in req.settings.__dataclass_fields__},
         "notes": [
-            "Contract rows and card-point announcements: exact double-dummy card points scored "
-            "with the rules' calculator; these nets count no bird items, silent or announced.",
-            "Bird announcements: exact double-dummy game-point solves (the search plays for "
-            "the birds) on the exchange plain play chose, as many worlds as the time allowed "
-            "(bird_worlds); gain = announcing when the bird is held vs the game-point value "
-            "without announcements (silent birds counted), paired on the same worlds.",
+            "Card points: the learned evaluator on every world, corrected by exact "
+            "double-dummy solves on the first worlds of each contract (control variates: "
+            "unbiased; ± is one standard error).",
+            "Talon exchanges and after-talon announcements are chosen on what the declarer "
+            "sees (hand and talon) by the evaluator over inner worlds, never on the world "
+            "being scored.",
+            "Bird announcements (Pagat, Uhu, Kakadu) are not judged, and the nets count no "
+            "bird items, silent or announced.",
             "Contras are not modelled (the declarer does not choose them).",
-            "Passing is valued at 0.",
+            PASS_NOTE,
         ],
     }
-    exchanges = report.exchanges_table(races) if races else None
-    return report.Advice(table=table, announcements=report.announcements_table(table),
-                         recommendation=report.recommend(stats, worlds), meta=meta,
-                         points=report.points_by_contract(stats), exchanges=exchanges,
-                         options=stats)
+    return Advice(table=table, recommendation=rec, meta=meta, rows=rows, points=points)
 
 
-__all__ = ["AdviceRequest", "RaceConfig", "advise"]
+def _progress_bar(req: AdviceRequest):
+    if not req.progress:
+        return None
+    from tqdm import tqdm
+
+    if req.time_limit:
+        return tqdm(total=float(req.time_limit), unit="s", desc="advise", file=sys.stderr,
+                    dynamic_ncols=True, bar_format="{desc}: {percentage:3.0f}%|{bar}| "
+                    "{n:.1f}/{total:.0f} s")
+    return tqdm(total=req.samples, unit="world", desc="advise", file=sys.stderr,
+                dynamic_ncols=True)

@@ -43,17 +43,6 @@ class RulesView:
                 out[item] = levels
         return out
 
-    def bird_levels(self, contract: str) -> dict[str, tuple[str, ...]]:
-        """Announceable birds per level (judged by the game-point solver, see plan.bird_plans)."""
-        out = {}
-        for bird in self.rules.birds_available():
-            levels = tuple(self.rules.announcement_levels(bird))
-            if contract == "solo":
-                levels = tuple(lv for lv in levels if lv == "after")
-            if levels:
-                out[bird] = levels
-        return out
-
     def score_fn(self) -> ScoreFn:
         """``(contract, declarer, annset, thirds, valat, dealt, hand_after, defenders)``
         → ``(net_declarer, made)`` through the scoring calculator."""

@@ -12,8 +12,13 @@ Seats are relative to the declarer: owner 1 = the declarer, 2 = the defender who
 plays after him, 3 = the defender before him, 0 = out of play (played, in the
 discard or the untaken talon).  The leader is one-hot relative to the declarer.
 
-Every feature is a multiple of 2**-6 (one-hots, and counts over 16 / 64), which
-the model's exact fixed-point arithmetic relies on (:mod:`.model`).
+Every feature is a small dyadic fraction (one-hots, and counts over 4, 8, 16 or
+64), exact in float64.
+
+The module holds two implementations of the same matrix: :func:`features`, a
+numba kernel that works one row at a time (the one callers use),
+and :func:`features_reference`, the vectorised numpy version that specifies it;
+the two agree bit for bit.
 
 Layout (``N_FEATURES`` columns):
 
@@ -30,12 +35,13 @@ Layout (``N_FEATURES`` columns):
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from ..cards import NOMINAL
 
-__all__ = ["N_FEATURES", "features", "relative_bits", "relative_owners", "remaining_points",
-           "unpack_hands"]
+__all__ = ["N_FEATURES", "features", "features_reference", "relative_bits", "relative_owners",
+           "remaining_points", "unpack_hands"]
 
 _NOMINAL = np.asarray(NOMINAL, dtype=np.int64)[:54]
 _POW4 = (4 ** np.arange(8, dtype=np.int64))[::-1].copy()  # King most significant
@@ -71,8 +77,8 @@ def relative_owners(hands: np.ndarray, declarers: np.ndarray) -> np.ndarray:
     return rel[:, 0] + 2 * rel[:, 1] + 3 * rel[:, 2]
 
 
-def features(hands: np.ndarray, leaders: np.ndarray, declarers: np.ndarray, *,
-             out: np.ndarray | None = None) -> np.ndarray:
+def features_reference(hands: np.ndarray, leaders: np.ndarray, declarers: np.ndarray, *,
+                       out: np.ndarray | None = None) -> np.ndarray:
     """Feature matrix (N, N_FEATURES) float64 of validated positions.
 
     ``out`` (optional, float64 (N, N_FEATURES)) is filled and returned instead of a
@@ -146,6 +152,183 @@ def features(hands: np.ndarray, leaders: np.ndarray, declarers: np.ndarray, *,
     per_suit[:, :, :, 1] = suit_pts / 16.0
     col += 24
     out[:, col] = (nominal.sum(axis=1) - 2 * cards) / 64.0
+    return out
+
+
+# Column offsets of the layout (see the module docstring).
+_C_SUITS = 66
+_C_LEAD = N_ONEHOT
+_C_CARDS = _C_LEAD + 3
+_C_DENSE = _C_CARDS + 16
+_C_PER_SUIT = _C_DENSE + 3 * 8
+_C_POINTS = _C_PER_SUIT + 3 * 4 * 2
+
+
+@numba.njit(cache=True, inline="always")
+def _popcount(x: int) -> int:
+    # SWAR popcount of a non-negative int64 below 2**63
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@numba.njit(cache=True, nogil=True)
+def _features_kernel(hands: np.ndarray, leaders: np.ndarray, declarers: np.ndarray,
+                     out: np.ndarray) -> None:
+    # Row by row, every column written; the integer statistics are those of
+    # features_reference, so the float64 divisions give the identical values.
+    n = hands.shape[0]
+    rel = np.zeros(3, dtype=np.int64)            # masks: declarer, next, after
+    sbyte = np.zeros((3, 4), dtype=np.int64)     # suit byte per seat and suit
+    slen = np.zeros((3, 4), dtype=np.int64)      # its popcount
+    spts = np.zeros((3, 4), dtype=np.int64)      # its nominal points
+    order = np.zeros(4, dtype=np.int64)
+    key = np.zeros(4, dtype=np.int64)
+    stats = np.zeros((3, 3), dtype=np.int64)     # per seat: top 3, top 6, run
+    for r in range(n):
+        d = declarers[r]
+        for t in range(3):
+            rel[t] = np.int64(hands[r, (d + t) % 3])
+        # tarocks: seat-major, 3 x 22
+        for t in range(3):
+            h = rel[t]
+            for c in range(22):
+                out[r, t * 22 + c] = np.float64((h >> c) & 1)
+        # suit bytes, lengths and points
+        for t in range(3):
+            h = rel[t]
+            for s in range(4):
+                b = (h >> (22 + 8 * s)) & 255
+                sbyte[t, s] = b
+                slen[t, s] = _popcount(b)
+                spts[t, s] = (((b >> 0) & 1) + ((b >> 1) & 1) + ((b >> 2) & 1) + ((b >> 3) & 1)
+                              + 2 * ((b >> 4) & 1) + 3 * ((b >> 5) & 1) + 4 * ((b >> 6) & 1)
+                              + 5 * ((b >> 7) & 1))
+        # the suits sorted by key, descending; stable (ties keep the suit order)
+        for s in range(4):
+            key[s] = (slen[0, s] << 24) | (sbyte[0, s] << 16) | (sbyte[1, s] << 8) | sbyte[2, s]
+            order[s] = s
+        for i in range(1, 4):
+            j = i
+            while j > 0 and key[order[j - 1]] < key[order[j]]:
+                tmp = order[j - 1]
+                order[j - 1] = order[j]
+                order[j] = tmp
+                j -= 1
+        for t in range(3):
+            for p in range(4):
+                b = sbyte[t, order[p]]
+                base = _C_SUITS + t * 32 + p * 8
+                for j in range(8):
+                    out[r, base + j] = np.float64((b >> j) & 1)
+        # leader relative to the declarer
+        lead = (leaders[r] - d) % 3
+        for k in range(3):
+            out[r, _C_LEAD + k] = 0.0
+        out[r, _C_LEAD + lead] = 1.0
+        # cards per hand (the declarer's count)
+        cards = _popcount(rel[0] & 0x3FFFFF)
+        for s in range(4):
+            cards += slen[0, s]
+        for k in range(16):
+            out[r, _C_CARDS + k] = 0.0
+        out[r, _C_CARDS + cards - 1] = 1.0
+        # top remaining tarocks, strongest first: rank among those in play.  The
+        # hands are disjoint, so the rank grows along the tarocks in play and a
+        # seat's run (its held tarocks ranked above the best one in play that it
+        # lacks) ends at the first tarock in play that it lacks.
+        top3_0 = top3_1 = top3_2 = 0
+        top6_0 = top6_1 = top6_2 = 0
+        run_0 = run_1 = run_2 = 0
+        open_0 = open_1 = open_2 = True
+        cum = 0
+        for c in range(21, -1, -1):
+            b0 = (rel[0] >> c) & 1
+            b1 = (rel[1] >> c) & 1
+            b2 = (rel[2] >> c) & 1
+            ip = b0 + b1 + b2
+            if ip == 0:
+                continue
+            cum += ip
+            rk = cum * ip
+            in3 = 1 if rk <= 3 else 0
+            in6 = 1 if rk <= 6 else 0
+            top3_0 += b0 * in3
+            top3_1 += b1 * in3
+            top3_2 += b2 * in3
+            top6_0 += b0 * in6
+            top6_1 += b1 * in6
+            top6_2 += b2 * in6
+            open_0 = open_0 and b0 != 0
+            open_1 = open_1 and b1 != 0
+            open_2 = open_2 and b2 != 0
+            run_0 += 1 if open_0 else 0
+            run_1 += 1 if open_1 else 0
+            run_2 += 1 if open_2 else 0
+        stats[0, 0] = top3_0
+        stats[1, 0] = top3_1
+        stats[2, 0] = top3_2
+        stats[0, 1] = top6_0
+        stats[1, 1] = top6_1
+        stats[2, 1] = top6_2
+        stats[0, 2] = run_0
+        stats[1, 2] = run_1
+        stats[2, 2] = run_2
+        nominal_sum = 0
+        for t in range(3):
+            h = rel[t]
+            tcount = _popcount(h & 0x3FFFFF)
+            trull = (h & 1) + ((h >> 20) & 1) + ((h >> 21) & 1)
+            kings = 0
+            voids = 0
+            suit_extra = 0  # nominal points of the suit cards above one each
+            for s in range(4):
+                b = sbyte[t, s]
+                kings += (b >> 7) & 1
+                if slen[t, s] == 0:
+                    voids += 1
+                suit_extra += spts[t, s] - slen[t, s]
+            nominal = cards + suit_extra + 4 * trull
+            nominal_sum += nominal
+            base = _C_DENSE + t * 8
+            out[r, base + 0] = tcount / 16.0
+            out[r, base + 1] = nominal / 64.0
+            out[r, base + 2] = voids / 4.0
+            out[r, base + 3] = kings / 4.0
+            out[r, base + 4] = trull / 4.0
+            out[r, base + 5] = stats[t, 2] / 16.0
+            out[r, base + 6] = stats[t, 0] / 4.0
+            out[r, base + 7] = stats[t, 1] / 8.0
+        # per seat and sorted suit: length / 8 and nominal points / 16
+        for t in range(3):
+            for p in range(4):
+                s = order[p]
+                base = _C_PER_SUIT + t * 8 + p * 2
+                out[r, base] = slen[t, s] / 8.0
+                out[r, base + 1] = spts[t, s] / 16.0
+        out[r, _C_POINTS] = (nominal_sum - 2 * cards) / 64.0
+
+
+def features(hands: np.ndarray, leaders: np.ndarray, declarers: np.ndarray, *,
+             out: np.ndarray | None = None) -> np.ndarray:
+    """Feature matrix (N, N_FEATURES) float64 of validated positions.
+
+    ``out`` (optional, float64 (N, N_FEATURES)) is filled and returned instead of a
+    new array: reusing one buffer across blocks saves the page faults of a fresh
+    multi-megabyte allocation per block.  Bit for bit the matrix of
+    :func:`features_reference`.
+    """
+    h = np.ascontiguousarray(hands, dtype=np.uint64)
+    n = len(h)
+    le = np.ascontiguousarray(leaders, dtype=np.int64)
+    de = np.ascontiguousarray(declarers, dtype=np.int64)
+    if out is None:
+        out = np.empty((n, N_FEATURES), dtype=np.float64)
+    elif out.shape != (n, N_FEATURES) or out.dtype != np.float64:
+        raise ValueError(f"out must be float64 of shape {(n, N_FEATURES)}, "
+                         f"not {out.dtype} {out.shape}")
+    _features_kernel(h.reshape(n, 3), le.reshape(n), de.reshape(n), out)
     return out
 
 

@@ -1,24 +1,15 @@
-"""The learned double-dummy evaluator: inference in plain numpy, exact by construction.
+"""The learned double-dummy evaluator: numpy/numba inference, equal per row in any batch.
 
 :func:`estimate_many` maps positions at a trick start (hands ``(N, 3)`` uint64
 masks, leaders, declarers — the meaning of :func:`tarock_solver.solve_position`)
 to the declarer's estimated card points from the remaining tricks;
-:func:`estimate_position` does one position.  The model is a small MLP over the
-suit-symmetric features of :mod:`.features` that predicts the *share* of the
-points still in play, so the estimate is ``share × remaining points``, clipped to
-``[0, remaining]``.
+:func:`estimate_position` does one position.  The model is a boosted ensemble of
+oblivious trees (:mod:`.trees`) over the suit-symmetric features of
+:mod:`.features`; its value is clipped to ``[0, remaining points]``.  Each row is
+computed by the same scalar loop whatever the batch, so a row of
+``estimate_many`` equals ``estimate_position`` bit for bit.
 
-Why the arithmetic is fixed point.  ``estimate_position`` must equal
-``estimate_many`` bit for bit, but a BLAS matrix product may sum a row in a
-different order (and with or without FMA) depending on the batch size.  So the
-weights are stored as multiples of 2**-14 (``|w| < 16``), the features are
-multiples of 2**-6, and each hidden activation is rounded to a multiple of
-2**-10 (and clipped to ``< 2**12``): every product and partial sum is then an
-integer multiple of 2**-24 below 2**29, exactly representable in float64, so each
-layer's result is exact whatever the summation order — and identical for any
-batch size or machine.
-
-Weights are package data (``evaluator_weights.npz`` beside this module), written
+The model is package data (``evaluator_weights.npz`` beside this module), written
 by :mod:`.train`.
 """
 
@@ -31,79 +22,44 @@ import numpy as np
 
 from ..errors import DealError, RulesError
 from .features import N_FEATURES, features, remaining_points
+from .trees import ObliviousEnsemble
 
 __all__ = ["WEIGHTS_PATH", "Evaluator", "check_positions", "estimate_many",
            "estimate_position", "load_evaluator"]
 
 WEIGHTS_PATH = Path(__file__).with_name("evaluator_weights.npz")
-#: Fixed-point steps (see the module docstring).
-W_STEP = 2.0 ** -14
-W_MAX = 16.0
-A_STEP = 2.0 ** -10
-A_MAX = 2.0 ** 12
-#: Rows per block in estimate_many (keeps the temporaries in cache; any value gives
-#: the same result).
-BLOCK = 2048
+#: Rows per block in Evaluator.predict (bounds the feature matrix's memory; any
+#: value gives the same result).
+BLOCK = 4096
 
 _SEATS = ("F", "M", "R")
 _POPCOUNT8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 _FULL = np.uint64((1 << 54) - 1)
 
 
-def quantize_weights(w: np.ndarray) -> np.ndarray:
-    """Round to the weight grid; raises if a weight is out of the exact range."""
-    q = np.round(np.asarray(w, dtype=np.float64) / W_STEP) * W_STEP
-    if np.abs(q).max(initial=0.0) >= W_MAX:
-        raise ValueError(f"a weight of magnitude {np.abs(q).max()} is outside the exact range")
-    return q
-
-
 class Evaluator:
-    """An MLP ``features -> share`` with fixed-point weights (lists of (W, b)).
+    """Positions → estimated card points: features, the tree ensemble, the clip."""
 
-    ``skip`` (optional, shape (N_FEATURES, 1)) is a linear path from the features
-    straight to the output ("wide and deep"): with little data the model can stay
-    close to a linear one and the hidden layers learn the rest.
-    """
+    def __init__(self, model: ObliviousEnsemble) -> None:
+        if model.n_trees and int(model.features.max()) >= N_FEATURES:
+            raise ValueError(f"the ensemble asks for feature {int(model.features.max())}; "
+                             f"there are {N_FEATURES}")
+        self.model = model
 
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], meta: str = "",
-                 skip: np.ndarray | None = None) -> None:
-        if not layers or layers[0][0].shape[0] != N_FEATURES:
-            raise ValueError(f"the first layer must take {N_FEATURES} features")
-        self.layers = [(quantize_weights(w), quantize_weights(b)) for w, b in layers]
-        self.skip = None if skip is None else quantize_weights(skip).reshape(N_FEATURES, 1)
-        self.meta = meta
+    @property
+    def meta(self) -> str:
+        return self.model.meta
+
+    @meta.setter
+    def meta(self, value: str) -> None:
+        self.model.meta = value
 
     @classmethod
     def load(cls, path: str | Path) -> Evaluator:
-        with np.load(path, allow_pickle=False) as z:
-            n = int(z["n_layers"])
-            layers = [(z[f"W{i}"], z[f"b{i}"]) for i in range(n)]
-            meta = str(z["meta"]) if "meta" in z.files else ""
-            skip = z["skip"] if "skip" in z.files else None
-        return cls(layers, meta, skip)
+        return cls(ObliviousEnsemble.load(path))
 
     def arrays(self) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {"n_layers": np.array(len(self.layers))}
-        for i, (w, b) in enumerate(self.layers):
-            out[f"W{i}"], out[f"b{i}"] = w, b
-        if self.skip is not None:
-            out["skip"] = self.skip
-        out["meta"] = np.array(self.meta)
-        return out
-
-    def share(self, x: np.ndarray) -> np.ndarray:
-        """The network's output (share of the remaining points) for a feature matrix."""
-        a = x
-        last = len(self.layers) - 1
-        for i, (w, b) in enumerate(self.layers):
-            z = a @ w + b
-            if i == last:
-                if self.skip is not None:
-                    z = z + x @ self.skip  # both exact on the grid: the sum is exact
-                return z[:, 0]
-            a = np.clip(np.round(z * (1.0 / A_STEP)) * A_STEP, 0.0, A_MAX - A_STEP)
-        raise AssertionError("unreachable")
+        return self.model.arrays()
 
     def predict(self, hands: np.ndarray, leaders: np.ndarray, declarers: np.ndarray
                 ) -> np.ndarray:
@@ -116,8 +72,7 @@ class Evaluator:
             h = hands[lo:hi]
             rem = remaining_points(h).astype(np.float64)
             x = features(h, leaders[lo:hi], declarers[lo:hi], out=buf[:hi - lo])
-            share = self.share(x)
-            out[lo:hi] = np.clip(share * rem, 0.0, rem)
+            out[lo:hi] = np.clip(self.model.predict(x), 0.0, rem)
         return out
 
 

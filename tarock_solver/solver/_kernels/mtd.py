@@ -20,7 +20,7 @@ from .play import NOM, _beats, _bit
 from .stats import NSTATS, ST_ABORTED, ST_NODES
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def mtd_bounds(hands, leader, tcards, ntrick, declarer, birds, guess, first_test, tt, stats,
                bounds):
     """Bounds on the value into ``bounds[0:2]`` (equal: exact); returns the tests run.

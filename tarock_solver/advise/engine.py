@@ -1,0 +1,373 @@
+"""The adviser's two phases: the evaluator on many worlds, exact solves where they matter.
+
+**Worlds.**  World *j* is a uniform completion of what the adviser knows, a pure
+function of (seed, j) (:mod:`.sampling`); every contract is judged on the same
+worlds, so differences between contracts are paired.
+
+**Phase 1, the evaluator** (:mod:`.infoset`).  In world *j*, for a talon
+contract the talon is the world's; the declarer chooses group, discard and
+after-talon announcements on his information set (hand + talon) by the learned
+evaluator over inner worlds; Three and Lower share the choice (same groups,
+same card points).  Solo has nothing to choose.  The chosen position of world
+*j* is then valued by the evaluator: ``g_j``.  With a given talon (talon mode)
+the decision is the same in every world and is made once on many inner worlds.
+
+**Phase 2, exact solves** (:mod:`.exact`).  Contract *c*'s exact values are
+solved on its worlds in index order 0, 1, 2, … (a prefix, so a random subset of
+the worlds), in rounds, to the two contracts ranked best by their current
+estimates (where the decision is; the ranking is updated after every round).  A
+control-variate estimate (:mod:`.cv`) is the evaluator's mean over every world
+plus the mean exact − evaluator correction on the prefix: unbiased however
+wrong the evaluator is.  A solve the deadline cuts short ends its contract's
+prefix (the worlds after it are not used), so hard worlds are never dropped in
+favour of easy ones.  Which worlds are solved depends only on earlier results,
+never on timing or on the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..cards import round_points
+from ..talon import Exchange
+from .cv import MIN_EXACT, MIN_WORLDS, Estimate, PrefixTerm, combine
+from .evaluate import PlayTask, Scorer
+from .exact import ExactSolver
+from .infoset import choose_announcements, choose_exchange, evaluate_positions, inner_hands
+from .rulesview import RulesView
+from .sampling import STREAM_FRESH, STREAM_INNER, STREAM_WORLD, World, world_at
+from .types import ContractPlan
+
+if TYPE_CHECKING:
+    from .plan import Problem
+
+__all__ = ["AdviceSettings", "ContractSeries", "EngineResult", "run_engine"]
+
+#: Seed stream of the inner worlds behind a given talon's single decision.
+STREAM_DECISION = 3
+
+
+@dataclass(frozen=True)
+class AdviceSettings:
+    """How hard each part works.
+
+    ``inner``: inner worlds per talon decision (``screen`` of them value every
+    exchange, then the ``keep`` best get all); ``talon_inner``: the same for the
+    one decision of talon mode.  ``evaluator_share``: the part of the time limit
+    for phase 1 (which goes on to :data:`~.cv.MIN_WORLDS` worlds if the
+    deadline allows).  Exact solves start once ``first_round_at`` worlds are
+    evaluated; each round gives ``per_round`` worlds to each of the
+    ``contenders`` contracts ranked best by their current estimates (the
+    evaluator's alone until a contract has exact worlds); the others are
+    screened out by the evaluator and come back if the ranking changes.
+    ``max_exact``: cap per contract (None: every evaluated world), which bounds
+    the work of a run without a time limit.
+    """
+
+    inner: int = 64
+    screen: int = 8
+    keep: int = 8
+    talon_inner: int = 512
+    evaluator_share: float = 0.35
+    first_round_at: int = 8
+    per_round: int = 2
+    contenders: int = 2
+    max_exact: int | None = 48
+
+
+@dataclass
+class ContractSeries:
+    """One contract over the worlds: the chosen exchange and its values in each."""
+
+    plan: ContractPlan
+    scorer: Scorer
+    tasks: list[PlayTask] = field(default_factory=list)
+    exchanges: list[Exchange | None] = field(default_factory=list)
+    choices: list[list[int]] = field(default_factory=list)  # per world, per policy: annset
+    estimates: list[float] = field(default_factory=list)  # evaluator future points
+    exact: list[int] = field(default_factory=list)  # exact future points, worlds 0 … n-1
+    planned: int = 0  # worlds whose exact solve was requested (the prefix to come)
+    #: The prefix ended at a solve the deadline cut short.
+    cut: bool = False
+    options_valued: list[int] = field(default_factory=list)  # exchanges valued per world
+
+    @property
+    def contract(self) -> str:
+        return self.plan.contract
+
+    @property
+    def worlds(self) -> int:
+        return len(self.estimates)
+
+    def values(self, policy: int, what: str, exact: bool) -> np.ndarray:
+        """Per world (the exact prefix if ``exact``): ``net``, ``made`` or ``points``
+        (rounded card points of the declarer, discard included) of a policy."""
+        source = self.exact if exact else self.estimates
+        out = np.empty(len(source))
+        for j, v in enumerate(source):
+            task = self.tasks[j]
+            pts = int(v) if exact else int(round(float(v)))
+            thirds = task.pile_thirds + 3 * pts
+            if what == "points":
+                out[j] = round_points(thirds)
+                continue
+            o = self.scorer.outcome(task, thirds, 3 * pts == task.in_play_thirds)
+            s = self.choices[j][policy]
+            out[j] = float(o.net[s]) if what == "net" else float(o.made[s])
+        return out
+
+    def terms(self, policy: int, what: str, weight: float = 1.0,
+              worlds: np.ndarray | None = None) -> list[PrefixTerm]:
+        """The control-variate terms of a policy's ``what`` (optionally on a subset of
+        the worlds given as a boolean mask, e.g. one half for cross-fitting)."""
+        g = self.values(policy, what, exact=False)
+        x = self.values(policy, what, exact=True)
+        d = x - g[:len(x)]
+        if worlds is not None:
+            g = g[worlds[:len(g)]]
+            d = d[worlds[:len(d)]]
+        if not len(d):  # no exact world yet: the evaluator's mean alone (uncorrected)
+            return [PrefixTerm(g, weight)]
+        return [PrefixTerm(g, weight), PrefixTerm(d, weight)]
+
+    def estimate(self, policy: int, what: str) -> Estimate:
+        """The control-variate estimate; with no exact world yet, the evaluator's mean
+        alone (no SE: its bias is not corrected)."""
+        if not self.exact:
+            g = self.values(policy, what, exact=False)
+            return Estimate(float(np.mean(g)) if len(g) else math.nan, math.nan, len(g), 0)
+        return combine(self.terms(policy, what), min_prefix=MIN_EXACT)
+
+
+@dataclass
+class EngineResult:
+    series: dict[str, ContractSeries]
+    worlds: int
+    seconds_evaluator: float
+    seconds_exact: float
+    exact: ExactSolver
+    interrupted: bool = False
+    deadline_hit: bool = False
+    talon_decision: dict | None = None
+    #: The contracts that were getting exact worlds when the run ended.
+    contenders: list[str] = field(default_factory=list)
+
+
+def _policy_choices(plan: ContractPlan) -> list[int]:
+    """Solo: every policy's set is fixed."""
+    return [next(i for i, s in enumerate(plan.annsets) if pol.allows(s)) for pol in plan.policies]
+
+
+class Engine:
+    """Runs both phases for one :class:`~.plan.Problem`."""
+
+    def __init__(self, problem: Problem, settings: AdviceSettings, exact: ExactSolver,
+                 deadline: float | None) -> None:
+        self.p = problem
+        self.s = settings
+        self.view = RulesView(problem.rules)
+        self.exact_solver = exact
+        self.deadline = deadline
+        score_fn = self.view.score_fn()
+        self.series = {pl.contract: ContractSeries(pl, Scorer(pl.contract, problem.seat,
+                                                              pl.annsets, score_fn))
+                       for pl in problem.plans}
+        self.fixed: dict[str, tuple[Exchange, list[int], dict]] = {}
+
+    # -- phase 1
+    def _world(self, j: int) -> World:
+        p = self.p
+        return world_at(p.knowledge, p.seed, STREAM_FRESH if p.given_talon else STREAM_WORLD, j,
+                        reject_tarockless=self.view.redeal_no_tarock)
+
+    def decide_given_talon(self) -> None:
+        """Talon mode: one decision per contract on the fixed information set."""
+        p = self.p
+        assert p.given_talon is not None
+        inner = inner_hands(p.knowledge.with_talon(p.given_talon), p.seed, STREAM_DECISION,
+                            (0,), self.s.talon_inner,
+                            reject_tarockless=self.view.redeal_no_tarock)
+        shared: dict[int, object] = {}
+        for c, ser in self.series.items():
+            take = ser.plan.take
+            if take not in shared:
+                shared[take] = choose_exchange(p.hand, p.seat, p.given_talon, c,
+                                               self.view.discard_mode, inner,
+                                               screen=min(64, self.s.talon_inner),
+                                               keep=4 * self.s.keep)
+            ch = shared[take]
+            annsets = choose_announcements(ser.plan.policies, ser.scorer, p.hand, p.seat,
+                                           ch.exchange, inner, ch.inner_points)
+            self.fixed[c] = (ch.exchange, annsets, {"options": ch.options, "inner": ch.inner,
+                                                    "margin": ch.margin,
+                                                    "mean_points": ch.mean_points})
+
+    def evaluate_world(self, j: int) -> None:
+        """Phase 1 for world ``j``: every contract's choice and evaluator value."""
+        p = self.p
+        world = self._world(j)
+        inner = None
+        shared: dict[int, object] = {}
+        rows = []
+        for c, ser in self.series.items():
+            plan = ser.plan
+            if plan.take == 0:
+                ex, choices, valued = None, _policy_choices(plan), 1
+            elif c in self.fixed:
+                ex, choices, _info = self.fixed[c]
+                valued = 0
+            else:
+                if inner is None:
+                    inner = inner_hands(p.knowledge.with_talon(world.talon), p.seed,
+                                        STREAM_INNER, (j,), self.s.inner,
+                                        reject_tarockless=self.view.redeal_no_tarock)
+                if plan.take not in shared:
+                    shared[plan.take] = choose_exchange(p.hand, p.seat, world.talon, c,
+                                                        self.view.discard_mode, inner,
+                                                        screen=self.s.screen, keep=self.s.keep)
+                ch = shared[plan.take]
+                ex = ch.exchange
+                choices = choose_announcements(plan.policies, ser.scorer, p.hand, p.seat, ex,
+                                               inner, ch.inner_points)
+                valued = ch.options
+            hands = list(world.hands)
+            hands[p.seat] = ex.hand_after if ex is not None else p.hand
+            pile = ex.declarer_pile_thirds if ex is not None else 0
+            task = PlayTask((hands[0], hands[1], hands[2]), p.seat, pile, p.hand, c)
+            ser.tasks.append(task)
+            ser.exchanges.append(ex)
+            ser.choices.append(list(choices))
+            ser.options_valued.append(valued)
+            rows.append(task.hands)
+        est = evaluate_positions(np.array(rows, dtype=np.uint64), p.seat)
+        for ser, e in zip(self.series.values(), est, strict=True):
+            ser.estimates.append(float(e))
+
+    # -- phase 2
+    def best_policy(self, ser: ContractSeries) -> tuple[int, Estimate]:
+        """The contract's best option by its estimate of E[net] (ties: the earlier)."""
+        best = (0, ser.estimate(0, "net"))
+        for i in range(1, len(ser.plan.policies)):
+            e = ser.estimate(i, "net")
+            if math.isfinite(e.mean) and e.mean > best[1].mean + 1e-12:
+                best = (i, e)
+        return best
+
+    def paired(self, a: ContractSeries, pa: int, b: ContractSeries, pb: int,
+               what: str = "net") -> Estimate:
+        """E[a] − E[b] on common worlds, control-variate corrected on each prefix."""
+        return combine(a.terms(pa, what) + b.terms(pb, what, -1.0), min_prefix=MIN_EXACT)
+
+    def contenders(self) -> list[ContractSeries]:
+        """The contracts that get the next exact worlds: the best ``settings.contenders``
+        by their current estimate of E[net] of their best option (ties: rules order)."""
+        live = [s for s in self.series.values() if not s.cut and s.planned < self._cap(s)]
+        ranked = sorted(live, key=lambda s: -self.best_policy(s)[1].mean)
+        return ranked[:self.s.contenders]
+
+    def _cap(self, s: ContractSeries) -> int:
+        cap = s.worlds
+        return min(cap, self.s.max_exact) if self.s.max_exact is not None else cap
+
+    def round_requests(self, wanted: dict[str, int]) -> tuple[list, list[tuple[str, int]]]:
+        """The positions that extend each contract's exact prefix by ``wanted[c]`` worlds
+        (identical positions, e.g. Three's and Lower's, are solved once)."""
+        requests: list[tuple[tuple[int, int, int], int, int]] = []
+        slots: list[tuple[str, int]] = []
+        index: dict[tuple, int] = {}
+        for c, k in wanted.items():
+            ser = self.series[c]
+            if ser.cut:
+                continue
+            stop = min(ser.planned + k, self._cap(ser))
+            for j in range(ser.planned, stop):
+                key = (ser.tasks[j].hands, self.p.seat)
+                if key not in index:
+                    index[key] = len(requests)
+                    # the evaluator's value is MTD(f)'s first guess (it saves tests)
+                    requests.append((key[0], key[1], int(round(ser.estimates[j]))))
+                slots.append((c, index[key]))
+            ser.planned = max(ser.planned, stop)
+        return requests, slots
+
+    def apply_round(self, slots: list[tuple[str, int]], values: list[int | None]) -> bool:
+        """Append the solved values to the prefixes; False if some solve did not finish."""
+        for c, i in slots:  # in world order per contract: the prefix stops at a gap
+            ser = self.series[c]
+            if ser.cut:
+                continue
+            if values[i] is None:
+                ser.cut = True
+            else:
+                ser.exact.append(int(values[i]))
+        return all(v is not None for v in values)
+
+def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *,
+               samples: int, deadline: float | None,
+               progress: Callable[[str, int, int], None] | None = None) -> EngineResult:
+    """Both phases within ``deadline``; Ctrl-C ends the current phase with what is done."""
+    eng = Engine(problem, settings, exact, deadline)
+    start = time.time()
+    report = progress or (lambda phase, done, total: None)
+    interrupted = False
+    exact.start()
+    if problem.given_talon is not None:
+        eng.decide_given_talon()
+    phase1_end = None
+    if deadline is not None:
+        phase1_end = start + settings.evaluator_share * (deadline - start)
+    n = 0
+    in_flight: deque = deque()  # submitted rounds: (slots, handle)
+
+    def submit(wanted: dict[str, int]) -> None:
+        requests, slots = eng.round_requests(wanted)
+        in_flight.append((slots, exact.submit(requests, deadline)))
+
+    try:
+        while n < samples and (phase1_end is None or time.time() < phase1_end
+                               or (n < MIN_WORLDS and time.time() < deadline)):
+            eng.evaluate_world(n)
+            n += 1
+            report("evaluator", n, samples)
+            if n == settings.first_round_at:  # decided on these worlds alone: start it
+                submit({s.contract: settings.per_round for s in eng.contenders()})
+    except KeyboardInterrupt:
+        interrupted = True
+        for ser in eng.series.values():  # drop a half-evaluated world
+            for name in ("tasks", "exchanges", "choices", "options_valued"):
+                del getattr(ser, name)[n:]
+    t1 = time.time()
+    deadline_hit = False
+    if n >= 2 and not interrupted:
+        try:
+            if not in_flight:
+                submit({s.contract: settings.per_round for s in eng.contenders()})
+            # Two rounds in flight keep the threads busy; round k is decided on the
+            # results of rounds up to k-2, so what is solved never depends on timing.
+            submit({s.contract: settings.per_round for s in eng.contenders()})
+            while in_flight:
+                slots, handle = in_flight.popleft()
+                ok = eng.apply_round(slots, exact.collect(handle, deadline))
+                report("exact", sum(len(s.exact) for s in eng.series.values()), 0)
+                if not ok or (deadline is not None and time.time() >= deadline):
+                    deadline_hit = True
+                    break
+                live = eng.contenders()
+                if live:
+                    submit({s.contract: settings.per_round for s in live})
+        except KeyboardInterrupt:
+            interrupted = True
+    result = EngineResult(eng.series, n, t1 - start, time.time() - t1, exact, interrupted,
+                          deadline_hit)
+    result.contenders = [s.contract for s in eng.contenders()] if n >= 2 else []
+    if eng.fixed:
+        result.talon_decision = {c: {"group": ex.group_label, "discard": ex.discard_ids,
+                                     **info} for c, (ex, _a, info) in eng.fixed.items()}
+    return result

@@ -1,0 +1,186 @@
+"""Exact double-dummy card points for the adviser, on solver threads of this process.
+
+The adviser asks for the exact future card points of a few positions (the
+worlds its control variates need) and must never wait past its deadline: every
+solve gets a seconds budget that ends at the deadline, and a solve that does not
+finish returns ``None`` (never a midpoint of bounds).
+
+The solver's MTD(f) driver releases the GIL, so ``jobs`` threads solve in
+parallel while the main thread runs the evaluator, and the kernels are loaded
+once per process.  On a fresh install (numba's cache empty) the kernels are
+compiled in a separate process first, so the compile never stalls the
+evaluator's first answer; the threads then load the compiled code from the
+cache.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
+
+__all__ = ["ExactSolver", "Request", "kernels_cached", "warm_up"]
+
+#: One position: (hands at trick 1 in seat order, declarer seat, a first guess of its
+#: value for MTD(f)); forehand leads.
+Request = tuple[tuple[int, int, int], int, int]
+#: Table size of each solver thread (2**20 rows: 64 MiB, cleared before every solve).
+TT_BITS = 20
+#: Seconds a collect waits past the deadline for solves to return their bounds.
+GRACE = 2.0
+
+
+def kernels_cached() -> bool:
+    """Does numba's cache hold the card-point driver for the current source?"""
+    from ..solver._kernels import mtd
+
+    try:
+        return bool(mtd.mtd_bounds._cache._cache_file._load_index())
+    except Exception:  # a numba without this (private) layout: assume a compile is due
+        return False
+
+
+def warm_up(search: Any = None) -> None:
+    """Load (or compile) the solver kernels with one tiny solve."""
+    from ..solver import Budget, CardPointSearch, Position
+
+    search = search or CardPointSearch(TT_BITS)
+    search.value(Position((1 << 53, 1 << 52, 1 << 51), 0, 0), Budget(seconds=600.0))
+
+
+def solve_one(search: Any, request: Request, deadline: float | None
+              ) -> tuple[int | None, int, float]:
+    """(future points or None if the deadline came first, nodes, seconds) of one position."""
+    from ..solver import Budget, Position
+
+    hands, declarer, guess = request
+    search.clear()  # every solve from an empty table: its work does not depend on the order
+    budget = None
+    if deadline is not None:
+        left = deadline - time.time()
+        if left <= 0:
+            return None, 0, 0.0
+        budget = Budget(seconds=left)
+    t0 = time.perf_counter()
+    r = search.value(Position(hands, 0, declarer), budget, guess=guess)
+    return (r.lower if r.exact else None), int(r.nodes), time.perf_counter() - t0
+
+
+class ExactSolver:
+    """Solves batches of requests on ``jobs`` threads; ``solve_batch`` (tests) replaces
+    the solver by a function of ``[(hands, declarer), …] → points``."""
+
+    def __init__(self, jobs: int, solve_batch: Callable | None = None) -> None:
+        self.jobs = max(1, int(jobs))
+        self.solve_batch = solve_batch
+        self._queue: queue.Queue = queue.Queue()
+        self._ready = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.compiled_first = False  # the kernels had to be compiled (fresh install)
+        self.ready_after: float | None = None  # seconds from start() to loaded kernels
+        self.solves = 0
+        self.unfinished = 0
+        self.nodes = 0
+        self.seconds = 0.0
+
+    def start(self) -> None:
+        """Start loading the kernels and the solver threads (the caller goes on working)."""
+        if self.solve_batch is not None or self._threads:
+            return
+        t0 = time.time()
+
+        def load() -> None:
+            if not kernels_cached():
+                self.compiled_first = True
+                ctx = multiprocessing.get_context("spawn")
+                proc = ctx.Process(target=warm_up, daemon=True)
+                proc.start()
+                proc.join()
+            warm_up()
+            self.ready_after = time.time() - t0
+            self._ready.set()
+
+        threading.Thread(target=load, daemon=True, name="tarock-exact-load").start()
+        for k in range(self.jobs):
+            th = threading.Thread(target=self._work, daemon=True, name=f"tarock-exact-{k}")
+            th.start()
+            self._threads.append(th)
+
+    def _work(self) -> None:
+        from ..solver import CardPointSearch
+
+        self._ready.wait()
+        search = CardPointSearch(TT_BITS)
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            request, deadline, fut = item
+            if fut.set_running_or_notify_cancel():
+                try:
+                    fut.set_result(solve_one(search, request, deadline))
+                except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
+                    fut.set_exception(exc)
+
+    def submit(self, requests: Sequence[Request], deadline: float | None) -> Any:
+        """Queue ``requests``; returns the handle :meth:`collect` takes."""
+        requests = list(requests)
+        if self.solve_batch is not None:
+            return requests, None
+        self.start()
+        futures = []
+        for r in requests:
+            fut: Future = Future()
+            self._queue.put((r, deadline, fut))
+            futures.append(fut)
+        return requests, futures
+
+    def collect(self, handle: Any, deadline: float | None) -> list[int | None]:
+        """Exact future points of each submitted request (None: not finished by the
+        deadline; the solves' own seconds budgets end them there)."""
+        requests, futures = handle
+        if not requests:
+            return []
+        if futures is None:
+            values = [int(v) for v in self.solve_batch([(h, d) for h, d, _ in requests])]
+            self.solves += len(values)
+            return list(values)
+        limit = None if deadline is None else deadline + GRACE
+        out: list[int | None] = []
+        for fut in futures:
+            wait = None if limit is None else max(0.0, limit - time.time())
+            try:
+                value, nodes, seconds = fut.result(timeout=wait)
+            except FutureTimeout:
+                fut.cancel()
+                value, nodes, seconds = None, 0, 0.0
+            self.nodes += nodes
+            self.seconds += seconds
+            if value is None:
+                self.unfinished += 1
+            else:
+                self.solves += 1
+            out.append(value)
+        return out
+
+    def solve(self, requests: Sequence[Request], deadline: float | None) -> list[int | None]:
+        """:meth:`submit` then :meth:`collect`."""
+        return self.collect(self.submit(requests, deadline), deadline)
+
+    def close(self) -> None:
+        """Stop the threads once their current solve ends (queued work is dropped)."""
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                item[2].cancel()
+        for _ in self._threads:
+            self._queue.put(None)
+        self._threads = []

@@ -1,0 +1,161 @@
+"""The advice as a player reads it in a terminal: one table, the announcements that
+matter, one recommendation line, a legend; solver statistics on request."""
+
+from __future__ import annotations
+
+import math
+
+from .cv import MIN_EXACT
+from .report import Advice
+
+__all__ = ["advice_lines"]
+
+#: An announcement is shown when its gain over plain play is at least this many SEs,
+#: or when it is the recommended option.
+SHOW_GAIN_SE = 1.0
+
+
+def _num(x: float | None, digits: int = 1, sign: bool = False) -> str:
+    if x is None or not math.isfinite(x):
+        return "–"
+    return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+
+
+def _pm(mean: float, se: float, digits: int = 1, sign: bool = True) -> str:
+    if not math.isfinite(se):
+        return f"{_num(mean, digits, sign)} (no SE yet)"
+    return f"{_num(mean, digits, sign)} ± {_num(se, digits)}"
+
+
+def _pct(mean: float, se: float) -> str:
+    if not math.isfinite(mean):
+        return "–"
+    if not math.isfinite(se):
+        return f"{100 * mean:.0f}%"
+    return f"{100 * mean:.0f}% ± {100 * se:.0f}"
+
+
+def _label(names: dict[str, str], contract: str, option: str) -> str:
+    name = names.get(contract, contract)
+    if option == "plain":
+        return name
+    return f"{name} with {option.removeprefix('best:').replace(';', ' + ')}"
+
+
+def _table(rows: list[list[str]], header: list[str]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+            for r in [header, *rows]]
+
+
+def _contract_rows(adv: Advice, names: dict[str, str]) -> list[list[str]]:
+    worlds = adv.meta["worlds"]
+    out = []
+    for r in adv.rows:
+        if r.kind != "plain":
+            continue
+        exact = f"{r.net.exact}/{worlds}"
+        if r.net.exact < MIN_EXACT:
+            exact += " (evaluator)"
+        out.append([names.get(r.contract, r.contract), _pct(r.made.mean, r.made.se),
+                    _pm(r.points.mean, r.points.se, 1, False), _pm(r.net.mean, r.net.se),
+                    exact, r.talon_behaviour or "–"])
+    out.append(["pass", "", "", "0 (see note)", "", ""])
+    return out
+
+
+def _announcement_rows(adv: Advice, names: dict[str, str]) -> tuple[list[list[str]], int]:
+    rec = adv.recommendation
+    shown, hidden = [], 0
+    for r in adv.rows:
+        if r.kind == "plain" or r.gain is None:
+            continue
+        chosen = r.contract == rec.get("contract") and r.option == rec.get("option")
+        pays = math.isfinite(r.gain.mean) and r.gain.mean > 0 and (
+            not r.gain.has_se or r.gain.mean >= SHOW_GAIN_SE * r.gain.se)
+        if not (chosen or pays):
+            hidden += 1
+            continue
+        when = ("always" if not r.conditional else
+                f"{100 * r.announce_rate:.0f}% of talons" if math.isfinite(r.announce_rate)
+                else "–")
+        out = [names.get(r.contract, r.contract), r.option.removeprefix("best:"),
+               "best set per talon" if r.kind == "best" else when,
+               _pm(r.gain.mean, r.gain.se), _pm(r.net.mean, r.net.se)]
+        shown.append(out)
+    return shown, hidden
+
+
+def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
+    rec = adv.recommendation
+    head = "Recommendation" + (" (tentative)" if rec.get("tentative") else "")
+    ru = rec.get("runner_up")
+    if rec["contract"] == "pass":
+        if not ru:
+            return f"{head}: pass (no contract was evaluated)."
+        return (f"{head}: pass. The best bid, {_label(names, ru['contract'], ru['option'])}, "
+                f"expects {_num(ru['mean_net'], 1, True)} game points (passing: 0; difference "
+                f"{_pm(ru['difference'], ru['difference_se'])})"
+                + (" — close call." if rec.get("close_call") else "."))
+    line = (f"{head}: bid {_label(names, rec['contract'], rec['option'])} — E[net] "
+            f"{_pm(rec['mean_net'], rec['mean_net_se'])} game points, P(make) "
+            f"{_pct(rec['p_make'], math.nan)}, {_pm(rec['mean_points'], rec['mean_points_se'], 1, False)}"
+            f" card points (measured on worlds that did not choose it)")
+    if ru:
+        other = ("passing" if ru["contract"] == "pass"
+                 else _label(names, ru["contract"], ru["option"]))
+        line += (f"; margin over {other} {_pm(ru['difference'], ru['difference_se'])} on common "
+                 f"worlds")
+        if rec.get("close_call"):
+            line += " — close call"
+    return line + "."
+
+
+def _reasons(adv: Advice) -> list[str]:
+    rec = adv.recommendation
+    return [f"  tentative: {why}" for why in rec.get("tentative_reasons", [])]
+
+
+def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -> list[str]:
+    """Everything the text view prints after the header, line by line."""
+    meta = adv.meta
+    lines = _table(_contract_rows(adv, names),
+                   ["contract", "P(make)", "E[card points]", "E[net game points]", "exact",
+                    "talon"])
+    shown, hidden = _announcement_rows(adv, names)
+    lines.append("")
+    if shown:
+        lines.append("Announcements that pay (gain over plain play of the same contract, paired):")
+        lines += _table(shown, ["contract", "announce", "when", "gain", "E[net]"])
+        if hidden:
+            lines.append(f"  ({hidden} other announcement options gain nothing; --json lists "
+                         "them all)")
+    else:
+        lines.append("Announcements: none gains over plain play (--json lists them all).")
+    lines.append("")
+    lines.append(recommendation_line(adv, names))
+    lines += _reasons(adv)
+    for c, why in meta.get("left_out", {}).items():
+        lines.append(f"  {names.get(c, c)}: not advised — {why}.")
+    lines.append("")
+    lines.append("± is one standard error. " + meta["notes"][-1])
+    lines.append("Talon: exchanges are chosen on what the declarer sees (hand and talon), by the "
+                 "learned evaluator over inner worlds.")
+    lines.append(meta["notes"][2])
+    if verbose:
+        lines.append("")
+        lines.append("Solver statistics:")
+        lines.append(f"  worlds (evaluator): {meta['worlds']} in {meta['seconds_evaluator']:.1f} s;"
+                     f" exact solves {meta['exact_solves']} ({meta['exact_unfinished']} cut by the "
+                     f"deadline), {meta['exact_nodes'] / 1e6:.0f} M nodes, "
+                     f"{meta['exact_solver_seconds']:.1f} solver s")
+        lines.append("  exact worlds per contract: " + ", ".join(
+            f"{names.get(c, c)} {n}" for c, n in meta["exact_worlds"].items()))
+        if meta.get("exchanges_valued"):
+            lines.append("  exchanges valued per talon: " + ", ".join(
+                f"{names.get(c, c)} {n:.0f}" for c, n in meta["exchanges_valued"].items()))
+        if meta.get("contenders"):
+            lines.append("  getting exact worlds at the end: " + ", ".join(
+                names.get(c, c) for c in meta["contenders"]))
+    return lines
+

@@ -1,0 +1,81 @@
+"""Control-variate estimates and their standard errors (tarock_solver.advise.cv)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tarock_solver.advise.cv import PrefixTerm, combine, cv_terms
+
+
+def test_one_term_is_the_mean_and_its_standard_error() -> None:
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    e = combine([PrefixTerm(x)])
+    assert e.mean == 2.5 and e.se == pytest.approx(np.std(x, ddof=1) / 2)
+    assert math.isnan(combine([PrefixTerm(np.array([5.0]))]).se)
+
+
+def test_all_worlds_exact_gives_the_exact_mean() -> None:
+    rng = np.random.default_rng(0)
+    g = rng.normal(30, 8, 50)
+    x = g + rng.normal(1, 3, 50)
+    e = combine(cv_terms(g, x))
+    assert e.mean == pytest.approx(x.mean())
+
+
+def test_the_se_formula_matches_the_spread_over_replications() -> None:
+    """Over many replications of N evaluator worlds and n exact ones, the mean of the
+    estimated variances equals the variance of the estimates, and the estimates are
+    unbiased for E[x] although the evaluator is biased."""
+    rng = np.random.default_rng(1)
+    big_n, n, reps = 120, 12, 4000
+    est, var, plain = [], [], []
+    for _ in range(reps):
+        x = rng.normal(40, 9, big_n)
+        g = 0.8 * x + 5 + rng.normal(0, 3, big_n)  # biased, noisy evaluator
+        e = combine(cv_terms(g, x[:n]))
+        est.append(e.mean)
+        var.append(e.se ** 2)
+        plain.append(g.mean())
+    est = np.array(est)
+    assert abs(est.mean() - 40) < 4 * est.std() / math.sqrt(reps)
+    assert np.mean(var) == pytest.approx(est.var(), rel=0.1)
+    # positive control: the evaluator's mean alone is biased (0.8·40 + 5 = 37)
+    assert abs(np.mean(plain) - 40) > 20 * est.std() / math.sqrt(reps)
+
+
+def test_paired_difference_se_counts_the_common_worlds() -> None:
+    """Two options on common worlds: the SE of the difference uses the covariance and
+    is much smaller than either SE when the options move together."""
+    rng = np.random.default_rng(2)
+    base = rng.normal(0, 10, 200)
+    a = base + rng.normal(0, 1, 200)
+    b = base + 0.5 + rng.normal(0, 1, 200)
+    d = combine([PrefixTerm(a), PrefixTerm(b, -1.0)])
+    assert d.mean == pytest.approx(a.mean() - b.mean())
+    assert d.se == pytest.approx(np.std(a - b, ddof=1) / math.sqrt(200))
+    assert d.se < 0.2 * combine([PrefixTerm(a)]).se
+
+
+def test_the_paired_se_of_mixed_prefixes_matches_replications() -> None:
+    rng = np.random.default_rng(3)
+    reps, big_n, na, nb = 3000, 80, 10, 20
+    est, var = [], []
+    for _ in range(reps):
+        w = rng.normal(0, 8, big_n)
+        xa, xb = w + 2 + rng.normal(0, 2, big_n), w + rng.normal(0, 2, big_n)
+        ga, gb = xa + rng.normal(1, 2, big_n), xb + rng.normal(-1, 2, big_n)
+        e = combine(cv_terms(ga, xa[:na]) + cv_terms(gb, xb[:nb], -1.0))
+        est.append(e.mean)
+        var.append(e.se ** 2)
+    est = np.array(est)
+    assert abs(est.mean() - 2) < 4 * est.std() / math.sqrt(reps)
+    assert np.mean(var) == pytest.approx(est.var(), rel=0.12)
+
+
+def test_short_prefixes_give_no_se() -> None:
+    g = np.arange(30.0)
+    e = combine(cv_terms(g, g[:3]), min_prefix=8)
+    assert math.isfinite(e.mean) and math.isnan(e.se) and e.exact == 3
