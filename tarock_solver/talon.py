@@ -226,14 +226,29 @@ def discard_classes(
     """
     hand = int(hand_after_take)
     classes = equivalent_cards(hand, int(other_cards_in_play) & ~hand, distinct)
+    # A discard's class counts, as the sorted class indices of its cards (a discard
+    # holds a few cards; there are many classes).
+    class_of = {}
+    for ci, c in enumerate(classes):
+        m = c
+        while m:
+            low = m & -m
+            class_of[low] = ci
+            m ^= low
     found: dict[tuple[int, ...], list[int]] = {}
     for discard in legal_discards(hand, k, mode):
-        key = tuple(popcount(discard & c) for c in classes)
+        members = []
+        m = discard
+        while m:
+            low = m & -m
+            members.append(class_of[low])
+            m ^= low
+        key = tuple(sorted(members))
         entry = found.get(key)
         if entry is None:
             rep = 0
-            for cls, count in zip(classes, key, strict=True):
-                rep |= _lowest_cards(cls, count)
+            for ci in set(key):
+                rep |= _lowest_cards(classes[ci], key.count(ci))
             found[key] = [rep, 1]
         else:
             entry[1] += 1

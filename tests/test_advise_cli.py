@@ -108,3 +108,24 @@ def test_forehand_is_never_advised_lower(capsys) -> None:
                          "--no-progress")
     assert code == 2
     assert "forehand can never bid Lower" in err
+
+
+def test_ctrl_c_prints_the_answer_so_far(tmp_path) -> None:
+    """SIGINT during the run: the worlds done so far are reported, not thrown away."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "tarock_cli", "advise", STRONG,
+                             "--contract", "solo", "--time-limit", "120", "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=tmp_path)
+    time.sleep(6.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "interrupted: the answer so far" in out
+    assert "Recommendation" in out

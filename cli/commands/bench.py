@@ -80,6 +80,9 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
               help="Measure `tarock advise` instead: the demo hand and the first --deals "
                    "shipped advice hands (default 20), each advised with --time-limit for "
                    "seeds 1..--seeds; reports stability across seeds, SEs and wall times.")
+@click.option("--estimate", "estimate", is_flag=True,
+              help="Measure the learned evaluator instead: positions per second, batched "
+                   "and one by one, on --deals seeded deals (default 100,000).")
 @click.option("--seeds", "advise_seeds", type=click.IntRange(min=1), default=5,
               show_default=True, metavar="N", help="With --advise: seeds per hand.")
 @click.option("--time-limit", "advise_time", type=click.FloatRange(min=0, min_open=True),
@@ -91,7 +94,7 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
             node_limit: int | None, tricks_text: str | None, table_deals: int | None,
             deals_file: str | None, no_cold: bool, repeat: int | None, gamepoints: bool,
             batch: bool,
-            advise: bool, advise_seeds: int, advise_time: float) -> None:
+            advise: bool, estimate: bool, advise_seeds: int, advise_time: float) -> None:
     """Time the double-dummy solver on the shipped seeded deals.
 
     Deal i is played as a Solo-like game with declarer seat i % 3 and F leading; the
@@ -123,6 +126,9 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
 
     if batch:
         _batch_throughput(settings, deals or 4, node_limit, deals_file, json_path)
+        return
+    if estimate:
+        _estimate_bench(deals or 100_000, json_path)
         return
     if advise:
         _advise_bench(settings, deals, advise_seeds, advise_time, _threads(threads_text),
@@ -234,6 +240,21 @@ def _gamepoint_ratio(settings: Settings, deals: int | None, node_limit: int | No
 
         with open(json_path, "w", encoding="utf-8") as fh:
             json.dump(json_ready(doc), fh, indent=1)
+        click.echo(f"Wrote {json_path}.")
+
+
+def _estimate_bench(count: int, json_path: str | None) -> None:
+    """The evaluator's positions per second, batched and single."""
+    import json
+
+    from tarock_solver.bench.estimate import format_estimate_report, run_estimate_bench
+
+    doc = run_estimate_bench(count=count)
+    for line in format_estimate_report(doc):
+        click.echo(line)
+    if json_path is not None:
+        with open(json_path, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh, indent=1, ensure_ascii=False)
         click.echo(f"Wrote {json_path}.")
 
 

@@ -12,7 +12,8 @@ same card points).  Solo has nothing to choose.  The chosen position of world
 *j* is then valued by the evaluator: ``g_j``.  With a given talon (talon mode)
 the decision is the same in every world and is made once on many inner worlds.
 
-**Phase 2, exact solves** (:mod:`.exact`).  Contract *c*'s exact values are
+**Phase 2, exact solves** (:mod:`.exact`), on solver threads while the main
+thread goes on evaluating worlds.  Contract *c*'s exact values are
 solved on its worlds in index order 0, 1, 2, … (a prefix, so a random subset of
 the worlds), in rounds, to the two contracts ranked best by their current
 estimates (where the decision is; the ranking is updated after every round).  A
@@ -75,7 +76,7 @@ class AdviceSettings:
     screen: int = 8
     keep: int = 8
     talon_inner: int = 512
-    evaluator_share: float = 0.35
+    evaluator_share: float = 0.2
     first_round_at: int = 8
     per_round: int = 2
     contenders: int = 2
@@ -250,6 +251,15 @@ class Engine:
         for ser, e in zip(self.series.values(), est, strict=True):
             ser.estimates.append(float(e))
 
+    def drop_partial_world(self) -> int:
+        """After an interrupt: forget a world whose contracts were half evaluated;
+        returns the number of complete worlds."""
+        n = min(len(s.estimates) for s in self.series.values())
+        for ser in self.series.values():
+            for name in ("tasks", "exchanges", "choices", "options_valued", "estimates"):
+                del getattr(ser, name)[n:]
+        return n
+
     # -- phase 2
     def best_policy(self, ser: ContractSeries) -> tuple[int, Estimate]:
         """The contract's best option by its estimate of E[net] (ties: the earlier)."""
@@ -340,9 +350,7 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
                 submit({s.contract: settings.per_round for s in eng.contenders()})
     except KeyboardInterrupt:
         interrupted = True
-        for ser in eng.series.values():  # drop a half-evaluated world
-            for name in ("tasks", "exchanges", "choices", "options_valued"):
-                del getattr(ser, name)[n:]
+        n = eng.drop_partial_world()
     t1 = time.time()
     deadline_hit = False
     if n >= 2 and not interrupted:
@@ -354,6 +362,12 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
             submit({s.contract: settings.per_round for s in eng.contenders()})
             while in_flight:
                 slots, handle = in_flight.popleft()
+                # While the solver threads work, the main thread evaluates more worlds.
+                while (not exact.ready(handle) and n < samples
+                       and (deadline is None or time.time() < deadline)):
+                    eng.evaluate_world(n)
+                    n += 1
+                    report("evaluator", n, samples)
                 ok = eng.apply_round(slots, exact.collect(handle, deadline))
                 report("exact", sum(len(s.exact) for s in eng.series.values()), 0)
                 if not ok or (deadline is not None and time.time() >= deadline):
@@ -364,6 +378,7 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
                     submit({s.contract: settings.per_round for s in live})
         except KeyboardInterrupt:
             interrupted = True
+            n = eng.drop_partial_world()
     result = EngineResult(eng.series, n, t1 - start, time.time() - t1, exact, interrupted,
                           deadline_hit)
     result.contenders = [s.contract for s in eng.contenders()] if n >= 2 else []

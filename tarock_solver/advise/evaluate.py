@@ -109,30 +109,39 @@ class Scorer:
         self._thresholds[key] = found
         return found
 
-    def outcome(self, task: PlayTask, thirds: int, valat: bool) -> Outcome:
+    def outcome(self, task: PlayTask, thirds: int, valat: bool,
+                sets: Sequence[int] | None = None) -> Outcome:
+        """The outcome of every announcement set (or only of the indices ``sets``; the
+        others are then NaN / not made)."""
         d = self.declarer
         defenders = (task.hands[(d + 1) % 3], task.hands[(d + 2) % 3])
         hand_after = task.hands[d]
         key = (thirds, valat, task.dealt & HOLDING_MASK, hand_after & HOLDING_MASK,
                defenders[0] & HOLDING_MASK, defenders[1] & HOLDING_MASK)
+        n = len(self.annsets)
         hit = self._cache.get(key)
         if hit is None:
-            nets = np.empty(len(self.annsets))
-            made = np.empty(len(self.annsets), dtype=bool)
-            for i, annset in enumerate(self.annsets):
-                if not eligible_after(annset, hand_after):
-                    # Not announceable after this exchange; the race masks these cells.
-                    nets[i], made[i] = np.nan, False
-                    continue
-                try:
-                    nets[i], made[i] = self.score_fn(self.contract, d, annset, thirds, valat,
-                                                     task.dealt, hand_after, defenders)
-                except RulesError:
-                    # An impossible scenario for this exchange, e.g. after-talon items
-                    # when a broken before-talon "no ..." ended the game at the talon.
-                    nets[i], made[i] = np.nan, False
-            hit = (nets, made)
+            hit = (np.full(n, np.nan), np.zeros(n, dtype=bool), np.zeros(n, dtype=bool))
             self._cache[key] = hit
-        n = len(self.annsets)
-        return Outcome(thirds=np.full(n, thirds), valat=np.full(n, valat), made=hit[1],
-                       net=hit[0])
+        nets, made, done = hit
+        for i in (range(n) if sets is None else sets):
+            if done[i]:
+                continue
+            done[i] = True
+            annset = self.annsets[i]
+            if not eligible_after(annset, hand_after):
+                continue  # not announceable after this exchange: NaN, never chosen
+            try:
+                nets[i], made[i] = self.score_fn(self.contract, d, annset, thirds, valat,
+                                                 task.dealt, hand_after, defenders)
+            except RulesError:
+                # An impossible scenario for this exchange, e.g. after-talon items
+                # when a broken before-talon "no ..." ended the game at the talon.
+                nets[i], made[i] = np.nan, False
+        if sets is not None and not all(done):
+            nets, made = nets.copy(), made.copy()
+            for i in range(n):
+                if not done[i]:
+                    nets[i], made[i] = np.nan, False
+        return Outcome(thirds=np.full(n, thirds), valat=np.full(n, valat), made=made,
+                       net=nets)

@@ -140,6 +140,11 @@ class ExactSolver:
             futures.append(fut)
         return requests, futures
 
+    def ready(self, handle: Any) -> bool:
+        """Are all of a handle's solves done (collect would not wait)?"""
+        _requests, futures = handle
+        return futures is None or all(f.done() for f in futures)
+
     def collect(self, handle: Any, deadline: float | None) -> list[int | None]:
         """Exact future points of each submitted request (None: not finished by the
         deadline; the solves' own seconds budgets end them there)."""

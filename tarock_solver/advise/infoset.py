@@ -149,6 +149,8 @@ def choose_announcements(policies: Sequence[Policy], scorer: Scorer, hand: int, 
     points = np.rint(np.asarray(inner_points, dtype=np.float64)).astype(np.int64)
     keys = Counter(zip(points.tolist(), (inner[:, d1] & np.uint64(HOLDING_MASK)).tolist(),
                        (inner[:, d2] & np.uint64(HOLDING_MASK)).tolist(), strict=True))
+    wanted = sorted({i for pol, f in zip(policies, fixed, strict=True) if f is None
+                     for i, s in enumerate(scorer.annsets) if pol.allows(s)})
     nets = np.zeros(len(scorer.annsets))
     in_play = None
     for (pts, h1, h2), count in keys.items():
@@ -159,7 +161,7 @@ def choose_announcements(policies: Sequence[Policy], scorer: Scorer, hand: int, 
             row = [int(h) for h in inner[0]]
             row[seat] = hand_after
             in_play = thirds_of(row[0] | row[1] | row[2])
-        out = scorer.outcome(task, pile + 3 * pts, 3 * pts == in_play)
+        out = scorer.outcome(task, pile + 3 * pts, 3 * pts == in_play, wanted)
         nets += count * out.net  # NaN for a set not announceable: never chosen below
     chosen = []
     for pol, f in zip(policies, fixed, strict=True):

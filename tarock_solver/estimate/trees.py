@@ -28,6 +28,9 @@ __all__ = ["ObliviousEnsemble", "predict_reference"]
 #: Rows per block of the kernel: the block's features stay in cache while every
 #: tree visits them (any value gives the same result).
 BLOCK = 256
+#: Below this many rows a block is evaluated row by row (a vector of 32 rows would
+#: mostly compute padding).
+SCALAR_ROWS = 8
 
 
 @numba.njit(cache=True, nogil=True)
@@ -58,12 +61,23 @@ def _predict(x: np.ndarray, used: np.ndarray, cut_start: np.ndarray, cuts: np.nd
                 for r in range(m):
                     b[r] += col[r] > cut
         acc = out[lo:lo + m]
+        if m < SCALAR_ROWS:  # a few rows: one at a time (the same sums, in the same order)
+            for r in range(m):
+                total = acc[r]
+                for t in range(n_trees):
+                    i = 0
+                    for level in range(depth):
+                        i = 2 * i + (1 if bins[feat[t, level], r] > rank[t, level] else 0)
+                    total += leaves[t, i]
+                acc[r] = total
+            continue
+        width = min(BLOCK, (m + 31) // 32 * 32)  # whole vectors (rows past m are ignored)
         for t in range(n_trees):
-            idx[:] = 0
+            idx[:width] = 0
             for level in range(depth):
                 b = bins[feat[t, level]]
                 k = rank[t, level]
-                for r in range(BLOCK):  # whole block, uint8 shift-or: LLVM vectorises it
+                for r in range(width):  # uint8 shift-or: the form LLVM vectorises
                     idx[r] = (idx[r] << np.uint8(1)) | np.uint8(b[r] > k)
             leaf = leaves[t]
             for r in range(m):
