@@ -119,13 +119,28 @@ def test_ctrl_c_prints_the_answer_so_far(tmp_path) -> None:
     import time
 
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "tarock_cli", "advise", STRONG,
-                             "--contract", "solo", "--time-limit", "120", "--no-progress"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            cwd=tmp_path)
-    time.sleep(6.0)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0, err
+    log = tmp_path / "stderr.txt"
+    with open(log, "w") as err_file:
+        proc = subprocess.Popen([sys.executable, "-m", "tarock_cli", "advise", STRONG,
+                                 "--contract", "solo", "--time-limit", "120"],
+                                stdout=subprocess.PIPE, stderr=err_file, text=True, env=env,
+                                cwd=tmp_path)
+        # the progress bar names the phase once the worlds are being evaluated
+        for _ in range(600):
+            if "evaluator" in log.read_text():
+                break
+            time.sleep(0.1)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0, log.read_text()
     assert "interrupted: the answer so far" in out
+    assert "Recommendation" in out
+
+
+def test_a_hand_without_tarock_is_warned_about_and_still_advised(capsys) -> None:
+    code, out, err = run(capsys, "advise", ".KQCJ1234.KQCJ.KQCJ.", "--contract", "solo",
+                         "--samples", "4", "--no-progress")
+    assert code == 0, err
+    assert "Warning: hand F holds no tarock; at the table this deal would be redealt." in err
     assert "Recommendation" in out

@@ -23,3 +23,34 @@ def test_every_package_is_installed() -> None:
     assert listed == _source_packages()
     assert config["tool"]["setuptools"]["package-dir"] == {"tarock_cli": "cli"}
     assert config["project"]["scripts"]["tarock"] == "tarock_cli.main:main"
+
+
+def test_a_built_wheel_ships_the_evaluator_and_loads_it(tmp_path) -> None:
+    """A non-editable install: build the wheel, unpack it apart from the source tree and
+    estimate a position from there (the weights are package data)."""
+    import subprocess
+    import sys
+    import zipfile
+
+    out = tmp_path / "wheel"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                    "-q", "-w", str(out), str(ROOT)], check=True, capture_output=True,
+                   timeout=300)
+    (wheel,) = out.glob("tarock_solver-*.whl")
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        assert "tarock_solver/estimate/evaluator_weights.npz" in names
+        site = tmp_path / "site"
+        zf.extractall(site)
+    code = ("import tarock_solver, sys; "
+            "assert tarock_solver.__file__.startswith(sys.argv[1]), tarock_solver.__file__; "
+            "import numpy as np; from tarock_solver.estimate.features import remaining_points; "
+            "h = (1 << 53, 1 << 52, 1 << 51); "
+            "print(tarock_solver.estimate_position(h, 0, 0), "
+            "remaining_points(np.array([h], dtype=np.uint64))[0])")
+    r = subprocess.run([sys.executable, "-c", code, str(site)], capture_output=True, text=True,
+                       cwd=tmp_path, env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    value, top = (float(v) for v in r.stdout.split())
+    assert 0.0 <= value <= top

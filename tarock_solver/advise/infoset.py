@@ -54,7 +54,8 @@ def inner_hands(knowledge: Knowledge, seed: int, stream: int, index: Sequence[in
 
     The unknown cards are dealt into the free hand slots by one uniform permutation
     per row; with ``reject_tarockless`` rows leaving a hand without a tarock are
-    redrawn (those deals are never played), which keeps the others uniform.
+    redrawn (those deals are never played), which keeps the others uniform; a fully
+    known hand is taken as it is.
     """
     if not knowledge.talon_known:
         raise DealError("inner worlds need the talon known.")
@@ -64,6 +65,7 @@ def inner_hands(knowledge: Knowledge, seed: int, stream: int, index: Sequence[in
     if sum(free) != len(unknown):
         raise DealError("the unknown cards do not fill the free places of the hands.")
     base = np.array([knowledge.hands[s] for s in range(3)], dtype=np.uint64)
+    drawn = [s for s in range(3) if free[s]]  # a fully known hand is never redrawn
     out = np.tile(base, (count, 1))
     todo = np.arange(count)
     for _ in range(_MAX_REDRAWS):
@@ -78,7 +80,7 @@ def inner_hands(knowledge: Knowledge, seed: int, stream: int, index: Sequence[in
             lo += free[s]
         if not reject_tarockless:
             return out
-        ok = ((out[todo] & np.uint64(TAROCK_MASK)) != 0).all(axis=1)
+        ok = ((out[todo][:, drawn] & np.uint64(TAROCK_MASK)) != 0).all(axis=1)
         todo = todo[~ok]
     raise DealError("no completion consistent with what is known gives every hand a tarock.")
 

@@ -8,9 +8,11 @@ keeps those cards where they are.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
-from ..deal import ADVICE_NEEDS_HAND, PartialDeal
+from ..cards import TAROCK_MASK
+from ..deal import ADVICE_NEEDS_HAND, DealWarning, PartialDeal
 from ..errors import DealError, NotationError
 from ..notation import SEATS, parse_deal, parse_hand, parse_talon, seat_index
 
@@ -80,6 +82,9 @@ def read_advice_input(text: str | None, seat: str | None = None,
         out = AdviceInput(int(hands[s]), s, hands, talon_cards or (  # type: ignore[arg-type]
             tuple(deal_talon) if deal_talon is not None else None), demo)
     _check_disjoint(out)
+    if not out.hand & TAROCK_MASK and "/" not in text:  # a deal string warns by itself
+        warnings.warn(f"hand {SEATS[out.seat]} holds no tarock; at the table this deal would "
+                      f"be redealt. Analysing it anyway.", DealWarning, stacklevel=2)
     return out
 
 

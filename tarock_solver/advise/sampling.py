@@ -150,7 +150,10 @@ def sample_world(knowledge: Knowledge, rng: np.random.Generator, *,
         for k in talon_free:
             talon[k] = int(perm[pos])
             pos += 1
-        if not reject_tarockless or all(h & TAROCK_MASK for h in hands):
+        # Only a hand that received unknown cards can be redrawn; a fully known hand
+        # without a tarock is the user's own question (analysed anyway, with a warning).
+        if not reject_tarockless or all(h & TAROCK_MASK for s, h in enumerate(hands)
+                                        if free[s]):
             return World((hands[0], hands[1], hands[2]), tuple(talon))  # type: ignore[arg-type]
     raise DealError("no deal consistent with what is known gives every hand a tarock.")
 
