@@ -76,6 +76,8 @@ def advise(req: AdviceRequest) -> Advice:
         "exact_unfinished": exact.unfinished,
         "exact_nodes": exact.nodes,
         "exact_solver_seconds": exact.seconds,
+        "kernels_compiled_this_run": exact.compiled_first,
+        "kernels_ready_after": exact.ready_after,
         "interrupted": result.interrupted,
         "talon": list(req.talon) if req.talon is not None else None,
         "talon_decision": result.talon_decision,

@@ -15,8 +15,9 @@ the decision is the same in every world and is made once on many inner worlds.
 **Phase 2, exact solves** (:mod:`.exact`), on solver threads while the main
 thread goes on evaluating worlds.  Contract *c*'s exact values are
 solved on its worlds in index order 0, 1, 2, … (a prefix, so a random subset of
-the worlds), in rounds, to the two contracts ranked best by their current
-estimates (where the decision is; the ranking is updated after every round).  A
+the worlds), in rounds, to the two contracts the evaluator ranks best (where
+the decision is; the ranking never looks at the exact corrections, so how many
+exact worlds a contract gets does not depend on how its corrections came out).  A
 control-variate estimate (:mod:`.cv`) is the evaluator's mean over every world
 plus the mean exact − evaluator correction on the prefix: unbiased however
 wrong the evaluator is.  A solve the deadline cuts short ends its contract's
@@ -65,9 +66,9 @@ class AdviceSettings:
     for phase 1 (which goes on to :data:`~.cv.MIN_WORLDS` worlds if the
     deadline allows).  Exact solves start once ``first_round_at`` worlds are
     evaluated; each round gives ``per_round`` worlds to each of the
-    ``contenders`` contracts ranked best by their current estimates (the
-    evaluator's alone until a contract has exact worlds); the others are
-    screened out by the evaluator and come back if the ranking changes.
+    ``contenders`` contracts the evaluator ranks best (by its mean net over the
+    worlds so far); the others are screened out and come back if the ranking
+    changes.
     ``max_exact``: cap per contract (None: every evaluated world), which bounds
     the work of a run without a time limit.
     """
@@ -277,9 +278,20 @@ class Engine:
 
     def contenders(self) -> list[ContractSeries]:
         """The contracts that get the next exact worlds: the best ``settings.contenders``
-        by their current estimate of E[net] of their best option (ties: rules order)."""
+        by the evaluator's mean net of their best option (ties: rules order).
+
+        The ranking uses the evaluator's values only, never the exact corrections, so a
+        contract's number of exact worlds does not depend on how its own corrections
+        came out (which would bias its estimate, as in a bandit that stops the arms
+        that started unlucky).
+        """
         live = [s for s in self.series.values() if not s.cut and s.planned < self._cap(s)]
-        ranked = sorted(live, key=lambda s: -self.best_policy(s)[1].mean)
+
+        def evaluator_best(s: ContractSeries) -> float:
+            return max(float(np.mean(s.values(p, "net", exact=False)))
+                       for p in range(len(s.plan.policies)))
+
+        ranked = sorted(live, key=lambda s: -evaluator_best(s))
         return ranked[:self.s.contenders]
 
     def _cap(self, s: ContractSeries) -> int:

@@ -8,15 +8,16 @@ finish returns ``None`` (never a midpoint of bounds).
 The solver's MTD(f) driver releases the GIL, so ``jobs`` threads solve in
 parallel while the main thread runs the evaluator, and the kernels are loaded
 once per process.  On a fresh install (numba's cache empty) the kernels are
-compiled in a separate process first, so the compile never stalls the
-evaluator's first answer; the threads then load the compiled code from the
-cache.
+compiled in a separate, detached process first: the compile never stalls the
+evaluator's first answer, and it finishes (writing the cache) even when the run
+that started it ends sooner.  The threads then load the compiled code.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import queue
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -96,11 +97,14 @@ class ExactSolver:
 
         def load() -> None:
             if not kernels_cached():
+                # A detached process compiles and writes numba's cache: it finishes even
+                # if this run ends first, so the next run loads the kernels.
                 self.compiled_first = True
-                ctx = multiprocessing.get_context("spawn")
-                proc = ctx.Process(target=warm_up, daemon=True)
-                proc.start()
-                proc.join()
+                proc = subprocess.Popen(
+                    [sys.executable, "-c", "from tarock_solver.advise.exact import warm_up; "
+                     "warm_up()"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL, start_new_session=True)
+                proc.wait()
             warm_up()
             self.ready_after = time.time() - t0
             self._ready.set()

@@ -97,18 +97,22 @@ def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
                 f"expects {_num(ru['mean_net'], 1, True)} game points (passing: 0; difference "
                 f"{_pm(ru['difference'], ru['difference_se'])})"
                 + (" — close call." if rec.get("close_call") else "."))
+    ins = rec.get("in_sample", {})
     line = (f"{head}: bid {_label(names, rec['contract'], rec['option'])} — E[net] "
-            f"{_pm(rec['mean_net'], rec['mean_net_se'])} game points, P(make) "
-            f"{_pct(rec['p_make'], math.nan)}, {_pm(rec['mean_points'], rec['mean_points_se'], 1, False)}"
-            f" card points (measured on worlds that did not choose it)")
+            f"{_pm(ins.get('mean_net', math.nan), ins.get('mean_net_se', math.nan))} as in "
+            f"the table")
     if ru:
         other = ("passing" if ru["contract"] == "pass"
                  else _label(names, ru["contract"], ru["option"]))
-        line += (f"; margin over {other} {_pm(ru['difference'], ru['difference_se'])} on common "
+        line += (f", {_pm(ru['difference'], ru['difference_se'])} over {other} on common "
                  f"worlds")
         if rec.get("close_call"):
-            line += " — close call"
-    return line + "."
+            line += " (close call)"
+    line += (f". On worlds that did not choose it: E[net] "
+             f"{_pm(rec['mean_net'], rec['mean_net_se'])}, P(make) "
+             f"{_pct(rec['p_make'], math.nan)}, "
+             f"{_pm(rec['mean_points'], rec['mean_points_se'], 1, False)} card points.")
+    return line
 
 
 def _reasons(adv: Advice) -> list[str]:
@@ -135,6 +139,10 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
     lines.append("")
     lines.append(recommendation_line(adv, names))
     lines += _reasons(adv)
+    if meta.get("kernels_compiled_this_run") and not meta.get("exact_solves"):
+        lines.append("  First run: the exact solver is being compiled in the background (once, "
+                     "one to two minutes); this answer rests on the evaluator alone. Run "
+                     "again for exact corrections.")
     for c, why in meta.get("left_out", {}).items():
         lines.append(f"  {names.get(c, c)}: not advised — {why}.")
     lines.append("")
