@@ -31,8 +31,8 @@ from .announcements import Policy
 from .evaluate import HOLDING_MASK, PlayTask, Scorer
 from .sampling import Knowledge, rng_for
 
-__all__ = ["ExchangeChoice", "choose_announcements", "choose_exchange", "inner_hands",
-           "evaluate_positions"]
+__all__ = ["ExchangeChoice", "choose_announcements", "choose_exchange", "evaluate_positions",
+           "inner_hands", "warm_evaluator"]
 
 _MAX_REDRAWS = 1000
 _BITS = np.uint64(1) << np.arange(54, dtype=np.uint64)
@@ -45,6 +45,11 @@ def evaluate_positions(hands: np.ndarray, declarer: int) -> np.ndarray:
     return load_evaluator().predict(np.ascontiguousarray(hands, dtype=np.uint64),
                                     np.zeros(n, dtype=np.int64), np.full(n, declarer,
                                                                          dtype=np.int64))
+
+
+def warm_evaluator() -> None:
+    """Load the evaluator and its kernels (compiled on a fresh install) with one call."""
+    evaluate_positions(np.array([[1 << 53, 1 << 52, 1 << 51]], dtype=np.uint64), 0)
 
 
 def inner_hands(knowledge: Knowledge, seed: int, stream: int, index: Sequence[int], count: int,
