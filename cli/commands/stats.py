@@ -10,6 +10,7 @@ import pandas as pd
 from tarock_solver.stats import (
     default_keys,
     load_results,
+    open_rows,
     plot_summary,
     summarise,
     with_tarocks,
@@ -63,6 +64,11 @@ def command(settings: Settings, results: Path, by: tuple[str, ...], deals: Path 
     keys = _split(by) or default_keys(frame)
     table = summarise(frame, keys)
     click.echo(f"{results}: {len(frame)} rows")
+    n_open = int(open_rows(frame).sum())
+    if n_open:
+        click.echo(f"({n_open} row{'s' if n_open != 1 else ''} over the node budget, with "
+                   "bounds only, left out; `tarock batch` with a larger --node-limit solves "
+                   "them.)")
     click.echo()
     click.echo(f"By {', '.join(keys)}:")
     click.echo(_format(table))
