@@ -1,10 +1,11 @@
-"""Text output shared by the `rules` and `score` commands: ASCII spellings and aligned tables."""
+"""Text output shared by the commands: ASCII spellings (``--ascii``) and aligned tables."""
 
 from __future__ import annotations
 
 _ASCII = str.maketrans({
     "×": "x", "−": "-", "—": "-", "–": "-", "≥": ">=", "≤": "<=", "⅓": " 1/3", "⅔": " 2/3",
     "ö": "oe", "ü": "ue", "ä": "ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "≡": "=",
+    "±": "+/-", "≈": "~", "…": "...", "→": "->",
 })
 
 
