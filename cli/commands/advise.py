@@ -25,7 +25,9 @@ from tarock_solver.diagram import can_show_symbols, hand_line
 from tarock_solver.notation import SEATS, format_cards
 
 from ..main import Settings
-from ._text import plain
+from ._output import PLOT_SUFFIXES, check_output
+from ._params import Seconds
+from ._text import plain, stdout_encoding
 
 
 def _json_default(value: object) -> object:
@@ -68,7 +70,7 @@ def _text_table(df) -> str:
                    "announcements for --contract.")
 @click.option("--samples", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
               help="Worlds (sampled deals) per contract.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0,
+@click.option("--time-limit", type=Seconds(), default=60.0,
               show_default=True, metavar="SECONDS",
               help="Answer within this time with the worlds done so far.")
 @click.option("--seed", type=int, default=1, show_default=True,
@@ -77,9 +79,9 @@ def _text_table(df) -> str:
               help="Worker processes, 0 = one per available core (the numbers do not depend "
                    "on it; more workers answer with more worlds within --time-limit).")
 @click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False),
               help="Write the advice table (NOTATION.md 5.3 advice schema) to FILE.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Plot the card-point distribution per contract to FILE.png (matplotlib).")
 @click.option("--no-birds", is_flag=True,
               help="Do not judge bird announcements (they need exact game-point solves, "
@@ -98,8 +100,16 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
     """
     rules = settings.loaded_rules
     jobs = jobs or (os.cpu_count() or 1)
+    # Outputs are checked before the sampling: finding out at the end loses the run.
+    if csv_path:
+        check_output(csv_path, "--csv", suffixes=(".csv",))
     if plot_path:
+        check_output(plot_path, "--plot", suffixes=PLOT_SUFFIXES)
         _require_matplotlib()
+    if words and not " ".join(words).strip():
+        raise click.UsageError("empty hand: expected 16 cards, e.g. "
+                               '"21,20,16,15,7,5,2,1.K.KQ.K97.Q9" (leave HAND out for the '
+                               "demo hand).")
     with capture_warnings() as messages:
         inp = read_advice_input(" ".join(words), seat, talon)
     for message in messages:
@@ -142,8 +152,7 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
         }
         click.echo(json.dumps(_clean(out), default=_json_default, ensure_ascii=False, indent=2))
         return
-    ascii_only = settings.ascii or not can_show_symbols(
-        getattr(click.get_text_stream("stdout"), "encoding", None))
+    ascii_only = settings.ascii or not can_show_symbols(stdout_encoding())
     names = {c: rules.contract_name(c) for c in rules.contracts}
     click.echo(_header(inp, rules.name, adv.meta, ascii_only))
     click.echo()

@@ -12,6 +12,7 @@ from tarock_solver.errors import FileFormatError
 from tarock_solver.notation import example_or_text, parse_deal
 
 from ..main import Settings
+from ._text import stdout_encoding
 
 DEMO = "example-1"
 _FILE_SUFFIXES = (".jsonl", ".ndjson", ".csv")
@@ -86,8 +87,7 @@ def command(settings: Settings, words: tuple[str, ...], record_id: str | None,
     demo deal example-1 is shown.
     """
     rules_name = settings.loaded_rules.name
-    stdout = click.get_text_stream("stdout")
-    ascii = settings.ascii or not can_show_symbols(getattr(stdout, "encoding", None))
+    ascii = settings.ascii or not can_show_symbols(stdout_encoding())
     text = " ".join(words).strip()
     if not text:
         if words:

@@ -17,6 +17,7 @@ from tarock_solver.stats import (
 )
 
 from ..main import Settings
+from ._output import PLOT_SUFFIXES, check_output
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -58,6 +59,10 @@ def command(settings: Settings, results: Path, by: tuple[str, ...], deals: Path 
     declarer seat, how often the game is made, mean and quantiles of the declarer's card
     points, mean net game points; with --deals also by number of tarocks held.
     """
+    if csv_path is not None:
+        check_output(csv_path, "--csv", suffixes=(".csv",))
+    if plot_path is not None:
+        check_output(plot_path, "--plot", suffixes=PLOT_SUFFIXES)
     frame = load_results(results)
     if deals is not None:
         frame = with_tarocks(frame, deals)
