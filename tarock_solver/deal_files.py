@@ -315,9 +315,11 @@ class _Reader:
         keys = [cell.strip().lower() for cell in row]
         by_seat = all(k in keys for k in ("f", "m", "r", "talon"))
         if "deal" not in keys and not by_seat:
+            found = ",".join(row).encode("unicode_escape").decode("ascii") \
+                if any(c in "".join(row) for c in "\r\n") else ",".join(row)
             raise FileFormatError(
                 f'{self.path}: the header needs "deal", or "F","M","R","talon"; found '
-                f'"{",".join(row)}".', path=self.path, line=line)
+                f'"{found}".', path=self.path, line=line)
         seen: set[str] = set()
         for key, cell in zip(keys, row, strict=True):
             if key in seen:

@@ -48,7 +48,10 @@ def _where(source: str, error: RecordError) -> str:
 
 def _show_errors(source: str, errors: list[RecordError], total: int, errors_file: str) -> None:
     for error in errors[:_SHOW_ERRORS]:
-        click.echo(f"Warning: {_where(source, error)}: {error.reason}", err=True)
+        # One line per record, whatever the record held (a quoted CSV field may hold a
+        # line break).
+        reason = error.reason.replace("\r", "\\r").replace("\n", "\\n")
+        click.echo(f"Warning: {_where(source, error)}: {reason}", err=True)
     if total > _SHOW_ERRORS:
         click.echo(f"Warning: ... and {total - _SHOW_ERRORS} more (all are listed in "
                    f"{errors_file}).", err=True)
