@@ -420,3 +420,14 @@ def test_results_bad_input(tmp_path):
         read_results(bad)
     with pytest.raises(FileFormatError):
         read_results(tmp_path / "missing.csv")
+
+
+def test_schema_1_files_read_as_all_exact(frame, tmp_path):
+    path = tmp_path / "v1.csv"
+    v1 = frame.drop(columns=["status", "points_lower_thirds", "points_upper_thirds"])
+    v1.assign(schema=1).to_csv(path, index=False)
+    back = read_results(path)
+    assert list(back.columns) == list(RESULT_COLUMNS)
+    assert back["status"].tolist() == ["exact"] * len(frame)
+    assert back["points_lower_thirds"].tolist() == frame["points_thirds"].tolist()
+    assert back["points_upper_thirds"].tolist() == frame["points_thirds"].tolist()

@@ -89,7 +89,7 @@ class BatchSettings:
             "timing": self.timing}
         if self.mode == "advise":  # sampling settings mean nothing to the exact table
             out.update(samples=self.samples, seed=self.seed)
-        # node_limit is left out on purpose: an exact row's value is the same under any budget,
-        # and a run with a larger one resumes the checkpoints and re-solves only the
-        # rows that were over budget (Checkpoint.note_node_limit).
+        # node_limit is left out on purpose: an exact row's value is the same under any
+        # budget, and a run with a larger one resumes the checkpoints and re-solves only
+        # the rows that were over budget (Checkpoint.note_node_limit).
         return out
