@@ -45,7 +45,7 @@ from .cards import (
     indices_of,
 )
 from .deal import Deal, DealWarning, PartialDeal, no_tarock_warnings
-from .errors import FileFormatError, TarockError
+from .errors import FileFormatError, TarockError, json_error_text
 from .notation import (
     format_deal,
     parse_card,
@@ -57,8 +57,8 @@ from .notation import (
 __all__ = ["DealRecord", "deal_file_format", "dump_deals", "read_deals", "write_deals"]
 
 FORMAT_VERSION = 1
-_JSON_FIELDS = ("id", "deal", "hands", "talon", "rules", "options", "players", "seed", "comment",
-                "v")
+_JSON_FIELDS = ("id", "deal", "hands", "talon", "hand", "seat", "rules", "options", "players",
+                "seed", "comment", "source", "v")
 _CSV_EXTRA_COLUMNS = ("rules", "seed", "comment")
 _EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 
@@ -67,9 +67,11 @@ _EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 class DealRecord:
     """One deal of a file with its optional settings.
 
-    ``layout`` ("deal" or "hands") only chooses how the JSON Lines writer spells the
-    deal; ``line`` is the line the record was read from.  Neither takes part in ``==``.
-    ``options`` keeps the JSON values as given (strings from CSV and the command line).
+    ``layout`` ("deal", "hands" or "hand") only chooses how the JSON Lines writer
+    spells the deal; ``line`` is the line the record was read from.  Neither takes part
+    in ``==``.  ``options`` keeps the JSON values as given (strings from CSV and the
+    command line).  ``source`` is free text on where the deal came from, like
+    ``comment``.
     """
 
     id: str
@@ -79,6 +81,7 @@ class DealRecord:
     players: dict[str, str] = field(default_factory=dict)
     seed: int | None = None
     comment: str | None = None
+    source: str | None = None
     layout: str = field(default="deal", compare=False)
     line: int | None = field(default=None, compare=False)
 
@@ -185,10 +188,8 @@ class _Reader:
             try:
                 obj = json.loads(stripped)
             except json.JSONDecodeError as exc:
-                reason = exc.msg[:1].lower() + exc.msg[1:]
-                column = exc.colno + (len(text) - len(text.lstrip()))
-                self.fail(number, None, [f"not valid JSON ({reason} at column {column})"
-                                         f"{self.skipped}"])
+                where = json_error_text(exc, column_offset=len(text) - len(text.lstrip()))
+                self.fail(number, None, [f"{where}{self.skipped}"])
                 continue
             self.json_record(obj, number)
         self.finish("fields")
@@ -215,6 +216,7 @@ class _Reader:
         deal, layout = self.json_deal(obj, problems)
         rules = _optional_str(obj, "rules", problems)
         comment = _optional_str(obj, "comment", problems)
+        source = _optional_str(obj, "source", problems)
         options = obj.get("options") or {}
         if not isinstance(options, dict):
             problems.append('"options" must be an object of option keys, e.g. '
@@ -229,8 +231,8 @@ class _Reader:
             self.fail(line, record_id if explicit_id else None, problems)
             return
         self.accept(DealRecord(id=record_id, deal=deal, rules=rules, options=dict(options),
-                               players=players, seed=seed, comment=comment, layout=layout,
-                               line=line), explicit_id)
+                               players=players, seed=seed, comment=comment, source=source,
+                               layout=layout, line=line), explicit_id)
 
     @staticmethod
     def json_id(obj: dict[str, Any], line: int, problems: list[str]) -> str:
@@ -248,8 +250,11 @@ class _Reader:
                   ) -> tuple[Deal | PartialDeal | None, str]:
         has_deal = "deal" in obj
         has_hands = "hands" in obj or "talon" in obj
+        if "hand" in obj or "seat" in obj:
+            return _deal_from_json_hand(obj, has_deal or has_hands, problems), "hand"
         if not has_deal and not has_hands:
-            problems.append('the record needs "deal" (deal notation) or "hands" and "talon".')
+            problems.append('the record needs "deal" (deal notation), "hands" and "talon", '
+                            'or "hand" (one hand of 16 cards, with "seat").')
             return None, "deal"
         from_deal = from_hands = None
         start = len(problems)
@@ -310,9 +315,11 @@ class _Reader:
         keys = [cell.strip().lower() for cell in row]
         by_seat = all(k in keys for k in ("f", "m", "r", "talon"))
         if "deal" not in keys and not by_seat:
+            found = ",".join(row).encode("unicode_escape").decode("ascii") \
+                if any(c in "".join(row) for c in "\r\n") else ",".join(row)
             raise FileFormatError(
                 f'{self.path}: the header needs "deal", or "F","M","R","talon"; found '
-                f'"{",".join(row)}".', path=self.path, line=line)
+                f'"{found}".', path=self.path, line=line)
         seen: set[str] = set()
         for key, cell in zip(keys, row, strict=True):
             if key in seen:
@@ -445,6 +452,45 @@ def _deal_from_json_hands(obj: dict[str, Any]) -> Deal | PartialDeal:
     return _build_deal(hands, talon)
 
 
+def _deal_from_json_hand(obj: dict[str, Any], whole_deal_too: bool, problems: list[str]
+                         ) -> PartialDeal | None:
+    """The advice record ``{"hand": …, "seat": "M"}``: one known hand, the rest unknown."""
+    start = len(problems)
+    if whole_deal_too:
+        problems.append('give either "hand" (one hand, with "seat") or the deal ("deal", or '
+                        '"hands" and "talon"), not both.')
+    if "hand" not in obj:
+        problems.append('"seat" needs "hand": the 16 cards held at that seat.')
+    seat_value = obj.get("seat", "F")
+    seat = None
+    if not isinstance(seat_value, str) or seat_value.strip().upper() not in SEAT_NAMES:
+        problems.append(f'"seat" {json.dumps(seat_value)} is not a seat; {SEAT_HELP}.')
+    else:
+        seat = SEAT_NAMES.index(seat_value.strip().upper())
+    mask = None
+    if "hand" in obj:
+        where = "hand" if seat is None else f"hand {SEAT_NAMES[seat]}"
+        try:
+            mask = _json_hand(obj["hand"], where)
+            if mask is None:
+                problems.append('"hand" must list the 16 cards of the hand; found null.')
+        except _BadRecord as bad:
+            problems += bad.messages
+        except TarockError as err:
+            problems += _problems_of(err)
+    if len(problems) > start or seat is None or mask is None:
+        return None
+    hands: list[int | None] = [None, None, None]
+    hands[seat] = mask
+    try:
+        deal = _build_deal(hands, None)
+    except TarockError as err:
+        problems += _problems_of(err)
+        return None
+    assert isinstance(deal, PartialDeal)
+    return deal
+
+
 def _json_hand(value: Any, where: str) -> int | None:
     if value is None:
         return None
@@ -569,10 +615,17 @@ def _json_object(record: DealRecord) -> dict[str, Any]:
                         for seat, mask in zip(SEAT_NAMES, record.deal.hands, strict=True)}
         obj["talon"] = None if record.deal.talon is None else [CARD_IDS[c]
                                                               for c in record.deal.talon]
-    elif record.layout == "deal":
+    elif record.layout == "hand" and isinstance(record.deal, PartialDeal) \
+            and record.deal.talon is None and len(record.deal.known_seats()) == 1:
+        seat = record.deal.own_seat()
+        hand = record.deal.hands[seat]
+        assert hand is not None
+        obj["hand"] = " ".join(_sorted_ids(hand))
+        obj["seat"] = SEAT_NAMES[seat]
+    elif record.layout in ("deal", "hand"):
         obj["deal"] = format_deal(record.deal)
     else:
-        raise ValueError(f'record {record.id!r}: layout must be "deal" or "hands", '
+        raise ValueError(f'record {record.id!r}: layout must be "deal", "hands" or "hand", '
                          f"not {record.layout!r}")
     if record.players:
         obj["players"] = {s: record.players[s] for s in SEAT_NAMES if s in record.players}
@@ -580,6 +633,8 @@ def _json_object(record: DealRecord) -> dict[str, Any]:
         obj["seed"] = record.seed
     if record.comment is not None:
         obj["comment"] = record.comment
+    if record.source is not None:
+        obj["source"] = record.source
     return obj
 
 
@@ -598,6 +653,10 @@ def dump_deals(records: Iterable[DealRecord], stream: IO[str], fmt: Literal["jso
         if record.options or record.players:
             raise FileFormatError(f'{name}: a CSV deal file cannot hold "options" or "players" '
                                   f'(record "{record.id}"); write a .jsonl file instead.',
+                                  path=name, record_id=record.id)
+        if record.source is not None:
+            raise FileFormatError(f'{name}: a CSV deal file cannot hold "source" (record '
+                                  f'"{record.id}"); write a .jsonl file instead.',
                                   path=name, record_id=record.id)
     columns = ["id", "deal"] + [c for c in _CSV_EXTRA_COLUMNS
                                 if any(getattr(r, c) is not None for r in records)]

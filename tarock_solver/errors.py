@@ -73,3 +73,18 @@ def make_error(cls: type[TarockError], problems: list[Problem],
     err.source = source  # type: ignore[attr-defined]
     err.spans = spans  # type: ignore[attr-defined]
     return err
+
+
+def json_error_text(exc: ValueError, column_offset: int = 0) -> str:
+    """``not valid JSON (expecting ',' delimiter at column 48)`` for a JSONDecodeError.
+
+    Some of Python's messages end in "at" ("Unterminated string starting at"), which
+    would read "… starting at at column 12"; the position is added once.
+    """
+    msg = str(getattr(exc, "msg", exc))
+    reason = msg[:1].lower() + msg[1:]
+    reason = reason.removesuffix(" at").rstrip(":")
+    column = getattr(exc, "colno", None)
+    if column is None:
+        return f"not valid JSON ({reason})"
+    return f"not valid JSON ({reason} at column {column + column_offset})"

@@ -69,6 +69,7 @@ __all__ = [
     "card_id",
     "card_label",
     "describe_card",
+    "example_or_text",
     "format_cards",
     "format_deal",
     "format_deal_url",
@@ -94,6 +95,27 @@ EXAMPLE_DEALS: dict[str, str] = {
     "example-3": "F:22,21,16,10,8,7,2..QA23.7.KJ87 20,13,12,11,9,1.QC24.K.CJT9.Q "
                  "19,18,17,15,14,6,5,4,3.KA3.C.K8.T/D4,DJ,SQ,C9,CC,HJ",
 }
+
+_EXAMPLE_NAME = re.compile(r"example-?\S*", re.IGNORECASE)
+
+
+def example_or_text(text: str) -> str:
+    """The deal of a worked example named ``text`` (any case), else ``text`` itself.
+
+    A name that looks like an example but is none (``example-9``) raises
+    :class:`NotationError` saying so, instead of being read as deal notation and
+    failing with "missing '/'".
+    """
+    name = text.strip()
+    if not _EXAMPLE_NAME.fullmatch(name):
+        return text
+    for key, deal in EXAMPLE_DEALS.items():
+        if key == name.lower():
+            return deal
+    names = list(EXAMPLE_DEALS)
+    raise NotationError(f'no such example "{name}"; the worked examples are {names[0]} … '
+                        f"{names[-1]} (NOTATION.md section 6).")
+
 
 # ---------------------------------------------------------------------------
 # Problems of one input, with the positions of the bad tokens

@@ -14,6 +14,9 @@ summarised per group — by default per contract and declarer seat — as:
 ``valat_pct``
     how often the declarer took every trick.
 
+Rows whose node budget ran out (``status`` ``over_budget``) hold bounds, not values;
+they are left out of every group (:func:`open_rows` counts them).
+
 The number of tarocks the declarer was dealt is not a results column; it comes from
 the deal file (:func:`tarocks_held`) and is joined on ``deal_id`` and ``declarer`` as
 the column ``tarocks``.  Advice output (NOTATION 5.3, "Advice output") is summarised
@@ -29,14 +32,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from .analysis.results import RESULT_COLUMNS, read_results, results_format
+from .analysis.results import BASE_COLUMNS, read_results, results_format
 from .cards import SEAT_NAMES, TAROCK_MASK
 from .deal import DealWarning
 from .deal_files import read_deals
 from .errors import FileFormatError, TarockError
 
 __all__ = [
-    "CONTRACT_ORDER", "QUANTILES", "default_keys", "load_results", "plot_summary",
+    "CONTRACT_ORDER", "QUANTILES", "default_keys", "load_results", "open_rows", "plot_summary",
     "summarise", "tarocks_held", "with_tarocks",
 ]
 
@@ -81,7 +84,7 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
                               f'"tarock-solver[parquet]".', path=name) from None
     except (OSError, ValueError) as exc:
         raise FileFormatError(f"{name}: cannot read the file ({exc}).", path=name) from None
-    if all(c in raw.columns for c in RESULT_COLUMNS):
+    if all(c in raw.columns for c in BASE_COLUMNS):
         return read_results(path)
     if _is_advice(raw):
         if fmt == "csv":
@@ -174,6 +177,10 @@ def summarise(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.DataFr
         raise StatsError(f'unknown column "{unknown[0]}" to group by{hint}; the file has: '
                          f"{', '.join(map(str, frame.columns))}.")
     metrics = _metrics_advice if _is_advice(frame) else _metrics_results
+    if metrics is _metrics_results:
+        # Rows over their node budget have bounds, not values: averaging them in (or
+        # only the ones whose "made" the bounds settled) would bias every column.
+        frame = frame[open_rows(frame) == 0] if "status" in frame.columns else frame
     rows = []
     for values, group in frame.groupby(keys, dropna=True, sort=False, observed=True):
         values = values if isinstance(values, tuple) else (values,)
@@ -183,6 +190,13 @@ def summarise(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.DataFr
     if len(table):
         table = table.sort_values(keys, key=lambda s: _order(s, str(s.name)), kind="stable")
     return table.reset_index(drop=True)
+
+
+def open_rows(frame: pd.DataFrame) -> pd.Series:
+    """1 for each results row that is not exact (``status`` other than ``exact``), else 0."""
+    if "status" not in frame.columns:
+        return pd.Series(0, index=frame.index)
+    return (frame["status"].astype("string").fillna("exact") != "exact").astype(int)
 
 
 def plot_summary(table: pd.DataFrame, keys: Sequence[str], path: str | os.PathLike[str], *,

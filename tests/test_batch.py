@@ -246,15 +246,68 @@ def test_unknown_contract_is_a_clear_error(deals, tmp_path):
         run_batch(plan_batch(deals, 3), tmp_path / "out.csv", settings(contracts=("quadruple",)))
 
 
-def test_node_limit_fails_whole_deals_only(tmp_path):
+def test_node_limit_keeps_every_finished_row_and_marks_the_rest(tmp_path):
     path = tmp_path / "deals.jsonl"
-    write_deals(path, lopsided_records(2, seed=5))
+    write_deals(path, lopsided_records(4, seed=5))
     out = tmp_path / "out.csv"
-    summary = run_batch(plan_batch(path, 2), out, settings(node_limit=1))
-    # Solo by M or R is settled in one node here; Three needs more, so both deals fail.
-    assert summary.analysis_failures == 2 and summary.rows == 0
-    assert all("node budget of 1 per row ran out" in e.reason for e in summary.errors)
-    assert read_results(out).empty
+    # 300 nodes: Solo by M is settled at once, Three (and Lower, its twin) by M is not.
+    limited = settings(declarers=("F", "M"), contracts=("three", "lower", "solo"),
+                       node_limit=300)
+    summary = run_batch(plan_batch(path, 2), out, limited)
+    assert summary.analysis_failures == 0 and summary.rows == 4 * 2 * 3
+    assert summary.open_rows == 8 and summary.parts_kept
+    got = read_results(out)
+    open_rows = got[got["status"] == "over_budget"]
+    assert sorted(set(zip(open_rows["declarer"], open_rows["contract"], strict=True))) == [
+        ("M", "lower"), ("M", "three")]
+    # Bounds only: no value, no score, never a midpoint.
+    assert open_rows["points_thirds"].isna().all() and open_rows["net_declarer"].isna().all()
+    assert (open_rows["points_lower_thirds"] < open_rows["points_upper_thirds"]).all()
+    exact = got[got["status"] == "exact"]
+    assert (exact["points_lower_thirds"] == exact["points_thirds"]).all()
+
+    reference = tmp_path / "reference.csv"
+    run_batch(plan_batch(path, 2), reference, settings(declarers=("F", "M"),
+                                                       contracts=("three", "lower", "solo")))
+    want = read_results(reference)
+    for bounds, value in zip(open_rows[["points_lower_thirds", "points_upper_thirds"]].values,
+                             want.loc[open_rows.index, "points_thirds"], strict=True):
+        assert bounds[0] <= value <= bounds[1]
+
+    # A re-run with a larger budget solves the open rows and nothing else.
+    recorder = RecordingExecutor()
+    again = run_batch(plan_batch(path, 2), out, dataclasses.replace(limited, node_limit=None),
+                      executor=recorder)
+    assert sorted(recorder.indexes) == [0, 1]  # the chunks holding open rows
+    assert (again.resumed, again.resolved, again.open_rows) == (0, 4, 0)
+    assert not again.parts_kept and not parts_dir(out).exists()
+    pd.testing.assert_frame_equal(read_results(out).drop(columns="nodes"),
+                                  want.drop(columns="nodes"))
+
+
+def test_a_larger_budget_opens_only_the_chunks_with_open_rows(tmp_path):
+    path = tmp_path / "deals.jsonl"
+    write_deals(path, lopsided_records(4, seed=5))
+    base = settings(declarers=("M",), contracts=("three",))
+    full = tmp_path / "full.csv"
+    run_batch(plan_batch(path, 2), full, base)
+    nodes = read_results(full)["nodes"].tolist()  # one row per deal
+    # A budget that settles chunk 0 (deals 0 and 1) but not all of chunk 1.
+    limit = max(nodes[:2])
+    assert max(nodes[2:]) > limit, nodes
+    out = tmp_path / "out.csv"
+    first = run_batch(plan_batch(path, 2), out, dataclasses.replace(base, node_limit=limit))
+    assert first.open_rows == sum(n > limit for n in nodes[2:])
+    recorder = RecordingExecutor()
+    # The same budget again has nothing to solve; a smaller one neither.
+    for same in (limit, limit // 2):
+        again = run_batch(plan_batch(path, 2), out, dataclasses.replace(base, node_limit=same),
+                          executor=recorder)
+        assert recorder.indexes == [] and again.open_rows == first.open_rows
+    run_batch(plan_batch(path, 2), out, dataclasses.replace(base, node_limit=max(nodes)),
+              executor=recorder)
+    assert recorder.indexes == [1]
+    assert out.read_bytes() == full.read_bytes()
 
 
 # ----------------------------------------------------------------------------- bad input

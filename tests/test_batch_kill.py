@@ -114,3 +114,59 @@ def test_sigkill_then_restart_equals_uninterrupted_run(deals, tmp_path, name, ti
                                       want.drop(columns="solve_ms"))
     else:
         assert killed_out.read_bytes() == reference.read_bytes()
+
+
+def kill_at_checkpoint(cmd: list[str], out: Path, target: int, delay: float) -> int:
+    """Start ``cmd``, SIGKILL it ``delay`` s after the ``target``-th chunk file exists
+    (counting those of earlier runs), and return the chunk files at the kill."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    parts = parts_dir(out)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(parts.glob("chunk-*.pkl"))) < target:
+            assert proc.poll() is None, f"the run ended before chunk {target}: " \
+                                        f"{proc.stderr.read().decode()}"
+            assert time.monotonic() < deadline, f"chunk {target} not done within 60 s"
+            time.sleep(0.002)
+        time.sleep(delay)
+        assert proc.poll() is None, "the run finished before the kill; make the file larger"
+        os.kill(proc.pid, signal.SIGKILL)
+        assert proc.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+    return len(list(parts.glob("chunk-*.pkl")))
+
+
+def test_three_sigkills_at_random_points_give_the_bytes_of_one_run(tmp_path):
+    """Killed three times, each at a random chunk and a random moment after it, then run
+    to the end: the file is byte for byte the one of a run never interrupted.  Rows over
+    the node budget are part of it, so their bounds survive the kills too."""
+    n_deals, chunk = 40, 2
+    deals = tmp_path / "deals.jsonl"
+    write_deals(deals, batch_deals.lopsided_records(n_deals, 23, "k3"))
+    n_chunks = n_deals // chunk
+    extra = ("--no-timing", "--node-limit", "400")
+    out = tmp_path / "killed" / "out.csv"
+    out.parent.mkdir()
+    rng = random.Random()
+    seen = 0
+    for kill in range(3):
+        # A target that leaves chunks for the later kills; the process's start-up (a
+        # second or two) is always in the window, so some kills land before any work.
+        target = rng.randint(seen, seen + (n_chunks - seen) // (4 - kill) - 1)
+        seen = kill_at_checkpoint(command(deals, out, *extra), out, target,
+                                  rng.uniform(0.0, 0.02))
+        assert not out.exists() and seen < n_chunks
+    log = resume(command(deals, out, *extra))
+    assert "over the node budget" in log, log
+
+    reference = tmp_path / "reference" / "out.csv"
+    reference.parent.mkdir()
+    settings = BatchSettings.create(contracts=CONTRACTS, declarers=DECLARERS, timing=False,
+                                    node_limit=400)
+    run_batch(plan_batch(deals, chunk), reference, settings)
+    assert out.read_bytes() == reference.read_bytes()
+    assert ",over_budget," in out.read_text()

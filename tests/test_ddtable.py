@@ -310,10 +310,18 @@ def test_node_budget_gives_incomplete_rows(cheap):
     assert not three.complete and not lower.complete
     assert three.nodes <= 3001
     assert three.score is None and three.made in (None, True)
-    assert table.result_records() == []
-    with pytest.raises(ValueError):
-        three.result_record(RULES)
     assert three.to_json()["complete"] is False
+    # The row keeps what was proved: bounds around the exact value, never a value.
+    exact = solve_contract(cheap, "M", "three", RULES)
+    assert three.lower_thirds <= exact.declarer_thirds <= three.upper_thirds
+    assert exact.lower_thirds == exact.upper_thirds == exact.declarer_thirds
+    records = table.result_records(deal_id="cheap")
+    assert [r["status"] for r in records] == ["over_budget", "over_budget"]
+    for record in records:
+        assert record["points_thirds"] is None and record["net_declarer"] is None
+        assert (record["points_lower_thirds"], record["points_upper_thirds"]) == \
+            (three.lower_thirds, three.upper_thirds)
+    assert exact.result_record(RULES)["status"] == "exact"
 
 
 def test_lead_values_match_the_row(cheap):
@@ -347,7 +355,9 @@ def test_results_frame_follows_the_schema(frame):
     assert str(frame["made"].dtype) == "boolean"
     assert str(frame["seed"].dtype) == "Int64"
     for row in frame.itertuples():
-        assert row.schema == 1 and row.deal_id == "cheap" and row.option == "plain"
+        assert row.schema == 2 and row.deal_id == "cheap" and row.option == "plain"
+        assert row.status == "exact"
+        assert row.points_lower_thirds == row.points_upper_thirds == row.points_thirds
         assert row.points == round_points(row.points_thirds)
         assert row.margin_thirds == row.points_thirds - RULES.win_thirds
         assert row.net_F + row.net_M + row.net_R == 0
@@ -378,7 +388,8 @@ def test_results_csv_and_jsonl_text(frame, tmp_path):
     assert made in ("true", "false")
     with_null = results_frame([{**frame.iloc[0].to_dict(), "seed": None}])
     write_results(with_null, tmp_path / "null.csv")
-    assert (tmp_path / "null.csv").read_text().splitlines()[1].endswith(",")
+    cells = (tmp_path / "null.csv").read_text().splitlines()[1].split(",")
+    assert cells[list(RESULT_COLUMNS).index("seed")] == ""
     jsonl = tmp_path / "out.jsonl"
     write_results(with_null, jsonl)
     obj = json.loads(jsonl.read_text(encoding="utf-8"))
@@ -409,3 +420,14 @@ def test_results_bad_input(tmp_path):
         read_results(bad)
     with pytest.raises(FileFormatError):
         read_results(tmp_path / "missing.csv")
+
+
+def test_schema_1_files_read_as_all_exact(frame, tmp_path):
+    path = tmp_path / "v1.csv"
+    v1 = frame.drop(columns=["status", "points_lower_thirds", "points_upper_thirds"])
+    v1.assign(schema=1).to_csv(path, index=False)
+    back = read_results(path)
+    assert list(back.columns) == list(RESULT_COLUMNS)
+    assert back["status"].tolist() == ["exact"] * len(frame)
+    assert back["points_lower_thirds"].tolist() == frame["points_thirds"].tolist()
+    assert back["points_upper_thirds"].tolist() == frame["points_thirds"].tolist()

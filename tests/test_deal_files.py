@@ -279,7 +279,8 @@ def test_json_record_problems_are_reported_together(tmp_path):
         "the talon must list 6 cards in table order (t1 … t6); found 1.",
         '"seed" must be a whole number; found "x".']
     assert messages[2] == ["a record must be a JSON object {…}; found an array; record skipped."]
-    assert messages[3] == ['the record needs "deal" (deal notation) or "hands" and "talon".']
+    assert messages[3] == ['the record needs "deal" (deal notation), "hands" and "talon", or '
+                           '"hand" (one hand of 16 cards, with "seat").']
     assert messages[4:] == [[
         "hand F has 15 cards; every hand needs 16 (16 + 16 + 16 + 6 talon = 54).",
         "Missing from the deal: C7 (♣7)."]]

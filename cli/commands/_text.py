@@ -1,10 +1,13 @@
-"""Text output shared by the `rules` and `score` commands: ASCII spellings and aligned tables."""
+"""Text output shared by the commands: ASCII spellings (``--ascii``) and aligned tables."""
 
 from __future__ import annotations
+
+import sys
 
 _ASCII = str.maketrans({
     "×": "x", "−": "-", "—": "-", "–": "-", "≥": ">=", "≤": "<=", "⅓": " 1/3", "⅔": " 2/3",
     "ö": "oe", "ü": "ue", "ä": "ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "≡": "=",
+    "±": "+/-", "≈": "~", "…": "...", "→": "->",
 })
 
 
@@ -21,3 +24,12 @@ def table(rows: list[list[str]], header: list[str], indent: str = "  ") -> list[
         out.append(indent + "  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True))
                    .rstrip())
     return out
+
+
+def stdout_encoding() -> str | None:
+    """The encoding of the stream the command prints to (None if it has none).
+
+    Read from ``sys.stdout`` itself, which is what click prints to (and what its test
+    runner replaces), without asking click to wrap it in a new stream first.
+    """
+    return getattr(sys.stdout, "encoding", None)

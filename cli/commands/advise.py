@@ -5,9 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import signal
-import sys
-import threading
 
 import click
 
@@ -20,7 +17,9 @@ from tarock_solver.diagram import can_show_symbols, hand_line
 from tarock_solver.notation import SEATS, format_cards
 
 from ..main import Settings
-from ._text import plain
+from ._output import PLOT_SUFFIXES, check_output
+from ._params import Seconds
+from ._text import plain, stdout_encoding
 
 
 def _json_default(value: object) -> object:
@@ -63,18 +62,18 @@ def _text_table(df) -> str:
                    "announcements for --contract.")
 @click.option("--samples", type=click.IntRange(2, 1_000_000), default=1000, show_default=True,
               help="At most this many worlds (sampled deals).")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0,
+@click.option("--time-limit", type=Seconds(), default=10.0,
               show_default=True, metavar="SECONDS",
               help="Answer within this time with the worlds done so far.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Random seed: the same seed gives the same worlds and numbers.")
 @click.option("--jobs", type=click.IntRange(0, 256), default=0, show_default=True,
-              help="Worker processes, 0 = one per available core (the numbers do not depend "
-                   "on it; more workers answer with more worlds within --time-limit).")
+              help="Exact-solver threads, 0 = one per available core (the numbers do not "
+                   "depend on it; more threads give more exact worlds within --time-limit).")
 @click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False),
               help="Write the advice table (NOTATION.md 5.3 advice schema) to FILE.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Plot the card-point distribution per contract to FILE.png (matplotlib).")
 @click.option("--verbose", is_flag=True, help="Also print the solver statistics.")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
@@ -91,8 +90,16 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
     """
     rules = settings.loaded_rules
     jobs = jobs or (os.cpu_count() or 1)
+    # Outputs are checked before the sampling: finding out at the end loses the run.
+    if csv_path:
+        check_output(csv_path, "--csv", suffixes=(".csv",))
     if plot_path:
+        check_output(plot_path, "--plot", suffixes=PLOT_SUFFIXES)
         _require_matplotlib()
+    if words and not " ".join(words).strip():
+        raise click.UsageError("empty hand: expected 16 cards, e.g. "
+                               '"21,20,16,15,7,5,2,1.K.KQ.K97.Q9" (leave HAND out for the '
+                               "demo hand).")
     with capture_warnings() as messages:
         inp = read_advice_input(" ".join(words), seat, talon)
     for message in messages:
@@ -106,16 +113,7 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
                         overrides=dict(settings.opts), contracts=contracts, talon=inp.talon,
                         others=inp.others, samples=samples, time_limit=time_limit, seed=seed,
                         jobs=jobs, progress=not no_progress)
-    # SIGTERM would end this process without running the adviser's clean-up,
-    # leaving spawned workers to finish their solves; exit through Python instead.
-    main = threading.current_thread() is threading.main_thread()
-    if main:
-        previous = signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    try:
-        adv = advise(req)
-    finally:
-        if main:
-            signal.signal(signal.SIGTERM, previous)
+    adv = advise(req)
 
     if csv_path:
         adv.table.to_csv(csv_path, index=False, na_rep="",
@@ -133,8 +131,7 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
         }
         click.echo(json.dumps(_clean(out), default=_json_default, ensure_ascii=False, indent=2))
         return
-    ascii_only = settings.ascii or not can_show_symbols(
-        getattr(click.get_text_stream("stdout"), "encoding", None))
+    ascii_only = settings.ascii or not can_show_symbols(stdout_encoding())
     names = {c: rules.contract_name(c) for c in rules.contracts}
     click.echo(_header(inp, rules.name, adv.meta, ascii_only))
     click.echo()

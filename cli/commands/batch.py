@@ -18,12 +18,17 @@ from tarock_solver.batch import (
     RecordError,
     available_modes,
     default_output,
+    output_format,
+    parts_dir,
     plan_batch,
     run_batch,
 )
 
 from ..main import Settings
+from ._output import check_output
 
+#: Results file types (NOTATION.md 5.3); whether Parquet can be written is checked apart.
+OUTPUT_SUFFIXES = (".parquet", ".pq", ".csv", ".jsonl", ".ndjson")
 #: Bad records shown on stderr; the errors file always has all of them.
 _SHOW_ERRORS = 20
 #: Exit status when --strict is given and a record failed (NOTATION.md section 7).
@@ -43,9 +48,12 @@ def _where(source: str, error: RecordError) -> str:
 
 def _show_errors(source: str, errors: list[RecordError], total: int, errors_file: str) -> None:
     for error in errors[:_SHOW_ERRORS]:
-        click.echo(f"Warning: {_where(source, error)}: {error.reason}", err=True)
+        # One line per record, whatever the record held (a quoted CSV field may hold a
+        # line break).
+        reason = error.reason.replace("\r", "\\r").replace("\n", "\\n")
+        click.echo(f"Warning: {_where(source, error)}: {reason}", err=True)
     if total > _SHOW_ERRORS:
-        click.echo(f"Warning: … and {total - _SHOW_ERRORS} more (all are listed in "
+        click.echo(f"Warning: ... and {total - _SHOW_ERRORS} more (all are listed in "
                    f"{errors_file}).", err=True)
 
 
@@ -53,12 +61,29 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
+def _interrupted_line(out: Path) -> str:
+    parts = parts_dir(out)
+    saved = len(list(parts.glob("chunk-*.pkl"))) if parts.is_dir() else 0
+    if not saved:
+        return ("Interrupted before the first chunk was finished; run the same command again "
+                "to start over.")
+    return (f"Interrupted: {saved} finished chunk{'s are' if saved != 1 else ' is'} saved in "
+            f"{parts}/; run the same command again to resume (only the missing chunks are "
+            f"computed).")
+
+
 def _summary_line(summary: BatchSummary) -> str:
     resumed = f", {summary.resumed} from checkpoints" if summary.resumed else ""
+    if summary.resolved:
+        resumed += f", {summary.resolved} with rows over budget solved again"
     rate = f", {summary.deals_per_second:.2f} deals/s" if summary.analysed else ""
-    return (f"Done: {summary.ok} deals ok{resumed}, {summary.failed} failed, "
-            f"{summary.rows} rows in {summary.seconds:.1f} s{rate} ({summary.executor}) "
-            f"-> {summary.output}")
+    return (f"Done: {_count(summary.ok, 'deal')} ok{resumed}, {summary.failed} failed, "
+            f"{_count(summary.rows, 'row')} in {summary.seconds:.1f} s{rate} "
+            f"({summary.executor}) -> {summary.output}")
 
 
 def _run(input_path: Path, out: Path, batch_settings: BatchSettings, chunk_size: int,
@@ -108,8 +133,9 @@ def _run(input_path: Path, out: Path, batch_settings: BatchSettings, chunk_size:
 @click.option("--no-timing", is_flag=True,
               help="Leave solve_ms empty: the output is then byte-identical between runs.")
 @click.option("--node-limit", type=click.IntRange(min=1), default=None, metavar="N",
-              help="table mode: give up a deal whose table row needs more than N search "
-                   "nodes (it is listed as failed); default no limit.")
+              help="table mode: stop a table row after N search nodes; it is kept with its "
+                   "proved bounds (status over_budget), and the same command with a larger N "
+                   "solves only such rows; default no limit.")
 @click.option("--samples", type=click.IntRange(min=1), default=100, show_default=True,
               help="advise mode: sampled worlds per contract.")
 @click.option("--seed", type=int, default=1, show_default=True,
@@ -138,6 +164,10 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
     if jobs == 0:
         jobs = os.cpu_count() or 1
     out = output if output is not None else default_output(input_path)
+    # Before any work: the results, OUT.errors.csv and OUT.parts/ all go beside OUT.
+    check_output(out, "-o" if output is not None else "the default output",
+                 suffixes=OUTPUT_SUFFIXES)
+    output_format(out)
     batch_settings = BatchSettings.create(
         mode=mode, rules=rules_name or settings.rules, opts=settings.opts,
         contracts=_split(contracts), declarers=_split(declarers), timing=not no_timing,
@@ -151,6 +181,11 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
     try:
         plan, summary = _run(input_path, out, batch_settings, chunk_size, jobs, scheduler,
                              dask_local, restart, no_progress, keep_parts)
+    except KeyboardInterrupt:
+        # Caught here, not left to click's bare "Aborted.": the user must learn that the
+        # work is kept and how to get it back.
+        click.echo(_interrupted_line(out), err=True)
+        sys.exit(130)
     finally:
         if in_main_thread:
             # None: the old handler was not set from Python; SIG_DFL is what it was.
@@ -161,6 +196,13 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
         _show_errors(str(input_path), analysis_errors, len(analysis_errors),
                      str(summary.errors_path))
     click.echo(_summary_line(summary), err=True)
+    if summary.open_rows:
+        budget = f" of {node_limit:,}" if node_limit is not None else ""
+        click.echo(f"Warning: {_count(summary.open_rows, 'row')} went over the node "
+                   f"budget{budget} and {'are' if summary.open_rows != 1 else 'is'} kept with "
+                   f"the bounds proved (status over_budget); the same command with a larger "
+                   f"--node-limit solves only those (the checkpoints stay in "
+                   f"{parts_dir(summary.output)}/).", err=True)
     if summary.failed:
         click.echo(f"Warning: {summary.failed} record{'s' if summary.failed != 1 else ''} "
                    f"failed ({summary.bad_lines} unreadable, {summary.analysis_failures} not "

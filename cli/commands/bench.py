@@ -8,10 +8,16 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from ..main import Settings
+from ._output import check_output
+from ._params import Seconds
+
+if TYPE_CHECKING:
+    from tarock_solver.bench import BenchConfig
 
 
 def _threads(value: str) -> int | None:
@@ -85,8 +91,8 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
                    "and one by one, on --deals seeded deals (default 100,000).")
 @click.option("--seeds", "advise_seeds", type=click.IntRange(min=1), default=5,
               show_default=True, metavar="N", help="With --advise: seeds per hand.")
-@click.option("--time-limit", "advise_time", type=click.FloatRange(min=0, min_open=True),
-              default=10.0, show_default=True, metavar="SECONDS",
+@click.option("--time-limit", "advise_time", type=Seconds(), default=10.0,
+              show_default=True, metavar="SECONDS",
               help="With --advise: the time limit of each advice run.")
 @click.pass_obj
 def command(settings: Settings, deals: int | None, threads_text: str, json_path: str | None,
@@ -107,6 +113,7 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
         QUICK,
         BenchConfig,
         compare_reports,
+        estimate_seconds,
         format_report,
         load_bench_deals,
         load_report,
@@ -114,9 +121,16 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
         run_bench,
         save_report,
     )
+    # Every option is read and the output checked before anything runs: a bad value
+    # or an unwritable --json must not surface after hours of solving.
+    threads = _threads(threads_text)
+    tricks = _tricks(tricks_text)
+    if against_path is not None and compare_path is None:
+        raise click.UsageError("--against needs --compare OLD.json.")
+    if json_path is not None:
+        check_output(json_path, "--json", suffixes=(".json",))
     if against_path is not None:
-        if compare_path is None:
-            raise click.UsageError("--against needs --compare OLD.json.")
+        assert compare_path is not None
         result = compare_reports(load_report(compare_path), load_report(against_path))
         for line in result.lines:
             click.echo(line)
@@ -131,20 +145,18 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
         _estimate_bench(deals or 100_000, json_path)
         return
     if advise:
-        _advise_bench(settings, deals, advise_seeds, advise_time, _threads(threads_text),
-                      json_path)
+        _advise_bench(settings, deals, advise_seeds, advise_time, threads, json_path)
         return
     if gamepoints:
-        _gamepoint_ratio(settings, deals, node_limit, _tricks(tricks_text), deals_file,
-                         json_path)
+        _gamepoint_ratio(settings, deals, node_limit, tricks, deals_file, json_path)
         return
 
     old = load_report(compare_path) if compare_path is not None else None
     base = QUICK if quick else BenchConfig()
-    changes: dict[str, object] = {"threads": _threads(threads_text),
+    changes: dict[str, object] = {"threads": threads,
                                   "rules": settings.rules, "rule_options": dict(settings.opts)}
     for key, value in (("deals", deals), ("node_limit", node_limit),
-                       ("tricks", _tricks(tricks_text)), ("table_deals", table_deals),
+                       ("tricks", tricks), ("table_deals", table_deals),
                        ("deals_file", deals_file), ("repeat", repeat)):
         if value is not None:
             changes[key] = value
@@ -152,14 +164,13 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
         changes["cold"] = False
     config = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
 
-    from tqdm import tqdm
-
     n_deals = len(load_bench_deals(config.deals_file, config.deals))
     n_contracts = len(settings.rules_named(config.rules, config.rule_options).contracts)
-    with tqdm(total=planned_steps(config, n_deals, n_contracts), desc="bench", unit="solve",
-              file=sys.stderr, disable=None, leave=False) as bar:
-        doc = run_bench(config, step=lambda: bar.update(1),
-                        status=lambda msg: bar.set_description(msg[:40]))
+    threads = _numba_threads(config.threads)
+    click.echo(_plan_line(config, n_deals, n_contracts, threads,
+                          estimate_seconds(config, n_deals, n_contracts, threads)), err=True)
+    with _Progress(planned_steps(config, n_deals, n_contracts, threads), "step") as progress:
+        doc = run_bench(config, step=progress.step, status=progress.status)
     for line in format_report(doc):
         click.echo(line)
     if json_path is not None:
@@ -172,6 +183,80 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
             click.echo(line)
         if result.mismatches:
             sys.exit(1)
+
+
+def _numba_threads(threads: int | None) -> int:
+    """The threads a run uses: ``--threads N``, or all that numba offers."""
+    if threads is not None:
+        return threads
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _plan_line(config: BenchConfig, n_deals: int, n_contracts: int, threads: int,
+               seconds: float) -> str:
+    """What the run will do and roughly how long it takes, before it starts."""
+    levels = ", ".join(map(str, sorted(set(config.tricks))))
+    parts = [f"{n_deals} deal{'s' if n_deals != 1 else ''} at {levels} tricks left",
+             f"node budget {config.node_limit:,}"]
+    if threads != 1:
+        parts.append(f"again on {threads} threads")
+    tables = min(config.table_deals, n_deals)
+    if tables:
+        parts.append(f"{tables} full DD table{'s' if tables != 1 else ''} "
+                     f"({3 * n_contracts} rows each)")
+    hint = ("" if config.quick
+            else "; --quick for a smoke run in seconds, --deals N for fewer deals")
+    return (f"bench: {', '.join(parts)}; estimated {_duration(seconds)} on a 2-core machine "
+            f"(a rough guess){hint}.")
+
+
+class _Progress:
+    """A tqdm bar on a terminal; otherwise (a log file, CI) one line per section, so a
+    long run is never silent."""
+
+    def __init__(self, total: int, unit: str) -> None:
+        import time
+
+        from tqdm import tqdm
+
+        self._time = time.monotonic
+        self._start = self._time()
+        self.bar = tqdm(total=total, desc="bench", unit=unit, file=sys.stderr, disable=None,
+                        leave=False, dynamic_ncols=True)
+        self.total = total
+        self.done = 0
+
+    def step(self) -> None:
+        self.done += 1
+        self.bar.update(1)
+        if self.bar.disable and self.total and \
+                self.done * 10 // self.total > (self.done - 1) * 10 // self.total:
+            click.echo(f"bench: {self.done}/{self.total} steps, "
+                       f"{_duration(self._time() - self._start)} so far", err=True)
+
+    def status(self, message: str) -> None:
+        if self.bar.disable:
+            elapsed = _duration(self._time() - self._start)
+            click.echo(f"bench: {message} (step {self.done}/{self.total}, {elapsed} so far)",
+                       err=True)
+        else:
+            self.bar.set_description(message[:40])
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.close()
 
 
 def _batch_throughput(settings: Settings, n_deals: int, node_limit: int | None,
@@ -190,7 +275,7 @@ def _batch_throughput(settings: Settings, n_deals: int, node_limit: int | None,
     for jobs in sorted({1, cores}):
         click.echo(f"batch: {len(records)} deals, full DD tables, {jobs} job(s) ...", err=True)
         runs.append(measure_batch_throughput(records, jobs, rules=settings.rules,
-                                             node_limit=node_limit))
+                                             node_limit=node_limit, progress=True))
     info = machine_info()
     click.echo(f"Machine: {info.get('cpu')}, {info.get('logical_cores')} cores")
     click.echo(f"{'jobs':>4}  {'deals':>5}  {'seconds':>8}  {'deals/s':>8}  {'failed':>6}")
@@ -212,8 +297,6 @@ def _gamepoint_ratio(settings: Settings, deals: int | None, node_limit: int | No
     """Game-point solve time over card-point solve time on the bench deals."""
     import json
 
-    from tqdm import tqdm
-
     from tarock_solver.bench.gamepoints import (
         GamePointBenchConfig,
         format_gamepoint_report,
@@ -229,9 +312,8 @@ def _gamepoint_ratio(settings: Settings, deals: int | None, node_limit: int | No
             changes[key] = value
     config = dataclasses.replace(config, **changes)  # type: ignore[arg-type]
     n = config.deals or 0
-    with tqdm(total=n * len(config.tricks) or None, desc="game points", unit="deal",
-              file=sys.stderr, disable=None, leave=False) as bar:
-        doc = run_gamepoint_bench(config, step=lambda: bar.update(1))
+    with _Progress(n * len(config.tricks), "deal") as progress:
+        doc = run_gamepoint_bench(config, step=progress.step)
     doc["machine"] = machine_info()
     for line in format_gamepoint_report(doc):
         click.echo(line)

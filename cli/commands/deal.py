@@ -15,14 +15,26 @@ from tarock_solver.errors import FileFormatError
 from tarock_solver.notation import format_deal
 
 from ..main import Settings
+from ._output import check_output
+from ._text import stdout_encoding
 
-_FORMAT_OF_SUFFIX = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+_FORMAT_OF_SUFFIX = {".txt": "text", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 #: Fresh seeds stay below 10**9, short enough to read aloud and type back.
 _SEED_LIMIT = 10**9
 
 
 def _output_format(fmt: str | None, output: Path | None) -> str:
-    suffix_fmt = _FORMAT_OF_SUFFIX.get(output.suffix.lower()) if output is not None else None
+    """The format to write: --format, else the one the file name asks for.
+
+    A file type this command does not write is refused rather than filled with text
+    (``-o deals.xlsx``); a name without a type is fine when --format says what to write.
+    """
+    if output is None:
+        return fmt or "text"
+    suffix = output.suffix.lower()
+    suffix_fmt = _FORMAT_OF_SUFFIX.get(suffix)
+    if suffix_fmt is None and (suffix or fmt is None):
+        check_output(output, "-o", suffixes=_FORMAT_OF_SUFFIX)
     if fmt is None:
         return suffix_fmt or "text"
     if suffix_fmt is not None and suffix_fmt != fmt:
@@ -59,14 +71,15 @@ def command(settings: Settings, seed: int | None, count: int, fmt: str | None,
     so `--seed 7 --count 100` extends `--seed 7 --count 10`.  Ids are deal-<seed>-<i>.
     """
     fmt = _output_format(fmt, output)
+    if output is not None:
+        check_output(output, "-o")
     if seed is None:
         seed = secrets.randbelow(_SEED_LIMIT)
     records = [DealRecord(id=f"deal-{seed}-{i}", deal=deal, seed=seed)
                for i, deal in enumerate(random_deals(seed, count))]
 
     if fmt == "text":
-        stdout = click.get_text_stream("stdout")
-        symbols = output is not None or can_show_symbols(getattr(stdout, "encoding", None))
+        symbols = output is not None or can_show_symbols(stdout_encoding())
         text = _text(records, seed, settings.loaded_rules.name,
                      ascii=settings.ascii or not symbols)
     else:

@@ -15,7 +15,7 @@ import click
 from click.core import ParameterSource
 
 from tarock_solver.cards import SEAT_NAMES
-from tarock_solver.errors import FileFormatError, RulesError
+from tarock_solver.errors import FileFormatError, RulesError, json_error_text
 from tarock_solver.rules import Rules
 from tarock_solver.scoring import (
     ScoreResult,
@@ -37,12 +37,14 @@ def _read_json(source: str) -> dict[str, Any]:
         text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
     except OSError as exc:
         raise FileFormatError(f"{name}: cannot read the file ({exc.strerror}).", path=name) from None
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(f"{name}: not UTF-8 text (byte {exc.start + 1}); save the file "
+                              "as UTF-8.", path=name) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise FileFormatError(
-            f"{name}:{exc.lineno}: not valid JSON ({exc.msg} at column {exc.colno}).",
-            path=name, line=exc.lineno) from None
+        raise FileFormatError(f"{name}:{exc.lineno}: {json_error_text(exc)}.",
+                              path=name, line=exc.lineno) from None
     if not isinstance(data, dict):
         raise FileFormatError(f"{name}: the outcome must be one JSON object.", path=name)
     return data

@@ -8,9 +8,11 @@ from tarock_solver.cards import FULL_MASK, SEAT_NAMES, TOTAL_THIRDS, round_point
 from tarock_solver.deal import Deal, PartialDeal, capture_warnings
 from tarock_solver.deal_files import read_deals
 from tarock_solver.diagram import can_show_symbols, render_deal
-from tarock_solver.notation import EXAMPLE_DEALS, parse_deal
+from tarock_solver.errors import FileFormatError
+from tarock_solver.notation import example_or_text, parse_deal
 
 from ..main import Settings
+from ._text import stdout_encoding
 
 DEMO = "example-1"
 _FILE_SUFFIXES = (".jsonl", ".ndjson", ".csv")
@@ -85,13 +87,20 @@ def command(settings: Settings, words: tuple[str, ...], record_id: str | None,
     demo deal example-1 is shown.
     """
     rules_name = settings.loaded_rules.name
-    stdout = click.get_text_stream("stdout")
-    ascii = settings.ascii or not can_show_symbols(getattr(stdout, "encoding", None))
-    text = " ".join(words).strip() or DEMO
+    ascii = settings.ascii or not can_show_symbols(stdout_encoding())
+    text = " ".join(words).strip()
+    if not text:
+        if words:
+            raise click.UsageError('empty deal: give deal notation such as "F:<hand> <hand> '
+                                   '<hand>/<t1>,…,<t6>", example-1 … example-3 or a deal file '
+                                   "(leave DEAL out for the demo deal).")
+        text = DEMO
 
     with capture_warnings() as messages:
         if len(words) == 1 and text.lower().endswith(_FILE_SUFFIXES):
             records = read_deals(text, strict=True)
+            if not records:
+                raise FileFormatError(f"{text}: the file holds no deal.", path=text)
             if record_id is not None:
                 records = [r for r in records if r.id == record_id]
                 if not records:
@@ -99,10 +108,11 @@ def command(settings: Settings, words: tuple[str, ...], record_id: str | None,
             shown = [(r.deal, name or r.id, r.rules or rules_name) for r in records]
         elif record_id is not None:
             raise click.UsageError("--id selects a deal of a .jsonl or .csv file.")
-        elif text in EXAMPLE_DEALS:
-            shown = [(parse_deal(EXAMPLE_DEALS[text]), name or text, rules_name)]
         else:
-            shown = [(parse_deal(text), name, rules_name)]
+            deal_text = example_or_text(text)
+            example = deal_text is not text
+            shown = [(parse_deal(deal_text), name or (text.lower() if example else None),
+                      rules_name)]
     for message in messages:
         click.echo(f"Warning: {message}", err=True)
 

@@ -24,10 +24,10 @@ from tarock_solver.cards import round_points
 from tarock_solver.deal import Deal, capture_warnings
 from tarock_solver.errors import RulesError
 from tarock_solver.notation import (
-    EXAMPLE_DEALS,
     SEATS,
     card_id,
     card_label,
+    example_or_text,
     format_deal,
     parse_deal,
 )
@@ -48,7 +48,7 @@ def _read_deal(words: tuple[str, ...]) -> Deal:
     if not text:
         raise click.UsageError('give a deal, e.g. tarock solve "F:<hand> <hand> <hand>/'
                                '<t1>,…,<t6>" (or example-1 … example-3).')
-    deal = parse_deal(EXAMPLE_DEALS.get(text, text))
+    deal = parse_deal(example_or_text(text))
     if not isinstance(deal, Deal):
         from tarock_solver.errors import DealError
 

@@ -10,12 +10,14 @@ import pandas as pd
 from tarock_solver.stats import (
     default_keys,
     load_results,
+    open_rows,
     plot_summary,
     summarise,
     with_tarocks,
 )
 
 from ..main import Settings
+from ._output import PLOT_SUFFIXES, check_output
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -57,12 +59,21 @@ def command(settings: Settings, results: Path, by: tuple[str, ...], deals: Path 
     declarer seat, how often the game is made, mean and quantiles of the declarer's card
     points, mean net game points; with --deals also by number of tarocks held.
     """
+    if csv_path is not None:
+        check_output(csv_path, "--csv", suffixes=(".csv",))
+    if plot_path is not None:
+        check_output(plot_path, "--plot", suffixes=PLOT_SUFFIXES)
     frame = load_results(results)
     if deals is not None:
         frame = with_tarocks(frame, deals)
     keys = _split(by) or default_keys(frame)
     table = summarise(frame, keys)
     click.echo(f"{results}: {len(frame)} rows")
+    n_open = int(open_rows(frame).sum())
+    if n_open:
+        click.echo(f"({n_open} row{'s' if n_open != 1 else ''} over the node budget, with "
+                   "bounds only, left out; `tarock batch` with a larger --node-limit solves "
+                   "them.)")
     click.echo()
     click.echo(f"By {', '.join(keys)}:")
     click.echo(_format(table))

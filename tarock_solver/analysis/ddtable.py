@@ -44,6 +44,8 @@ from ..talon import Exchange, exchanges
 
 __all__ = [
     "LEADER",
+    "STATUS_EXACT",
+    "STATUS_OVER_BUDGET",
     "BestPlay",
     "DDRow",
     "DDTable",
@@ -62,6 +64,10 @@ LEADER = 0
 
 #: Contracts whose play is identical (same talon groups, same discards, same lead).
 _SAME_PLAY = {"lower": "three", "three": "lower"}
+
+# Row statuses in the results schema (NOTATION 5.3 ``status``).
+STATUS_EXACT = "exact"              # the row's value is exact
+STATUS_OVER_BUDGET = "over_budget"  # the node budget ran out: only bounds are known
 
 # Outcome statuses of one option.
 EXACT = "exact"            # its exact value is known
@@ -111,7 +117,9 @@ class BestPlay:
 
     ``best`` is the best option proven (exact when ``complete``; when the node budget
     ran out, the best of the options solved so far, a lower bound on the true best).
-    ``outcomes`` lists every option in search order.
+    ``outcomes`` lists every option in search order.  ``lower_thirds`` and
+    ``upper_thirds`` bound the best total (declarer thirds) by what the searches
+    proved; they are equal, and equal to ``best.thirds``, when ``complete``.
     """
 
     best: OptionOutcome | None
@@ -121,6 +129,8 @@ class BestPlay:
     seconds: float
     exact_solves: int
     tests: int
+    lower_thirds: int | None = None
+    upper_thirds: int | None = None
 
     @property
     def skipped(self) -> int:
@@ -190,9 +200,12 @@ def best_play(solver: CardPointSearch, options: Sequence[PlayOption], hands: Seq
             # Smallest trick points t with base + 3t > best; never below 0.
             need = max(0, (best_thirds - option.base_thirds) // 3 + 1)
             if need > lo:
-                ok = solver.reaches(Position(full, leader, declarer), need, rest).at_least(need)
+                test = solver.reaches(Position(full, leader, declarer), need, rest)
+                ok = test.at_least(need)
                 tests += 1
                 if ok is None:
+                    # What the unfinished test proved still narrows this hand's value.
+                    known[option.hand] = (max(lo, test.lower), min(hi, test.upper))
                     complete = False
                     outcomes.append(OptionOutcome(option, ABORTED))
                     outcomes.extend(OptionOutcome(o, UNSEARCHED) for o in options[index + 1:])
@@ -211,6 +224,8 @@ def best_play(solver: CardPointSearch, options: Sequence[PlayOption], hands: Seq
             value = found.value if found is not None and found.exact else None
             exact_solves += 1
             if value is None:
+                if found is not None:
+                    known[option.hand] = (max(lo, found.lower), min(hi, found.upper))
                 complete = False
                 outcomes.append(OptionOutcome(option, ABORTED))
                 outcomes.extend(OptionOutcome(o, UNSEARCHED) for o in options[index + 1:])
@@ -220,10 +235,37 @@ def best_play(solver: CardPointSearch, options: Sequence[PlayOption], hands: Seq
         outcomes.append(outcome)
         if best is None or outcome.thirds > best.thirds:  # type: ignore[operator]
             best = outcome
+    lower, upper = _proved_bounds(options, base_hands, declarer, known)
+    if complete:
+        assert best is not None and lower == upper == best.thirds, (lower, upper, best)
     return BestPlay(best=best, outcomes=tuple(outcomes), complete=complete,
                     nodes=solver.stats.nodes - start_nodes,
                     seconds=solver.stats.seconds - start_seconds,
-                    exact_solves=exact_solves, tests=tests)
+                    exact_solves=exact_solves, tests=tests,
+                    lower_thirds=lower, upper_thirds=upper)
+
+
+def _proved_bounds(options: Sequence[PlayOption], base_hands: Sequence[int], declarer: int,
+                   known: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    """Bounds on the best total over ``options`` from the trick-point bounds in ``known``.
+
+    The declarer can choose any option, so the best total is at least the largest
+    proved minimum and at most the largest proved maximum; an option never searched
+    counts from 0 up to every point left in the play.
+    """
+    lower = upper = None
+    for option in options:
+        bounds = known.get(option.hand)
+        if bounds is None:
+            full = list(base_hands)
+            full[declarer] = int(option.hand)
+            bounds = (0, play_points_total(full))
+        lo = option.base_thirds + 3 * bounds[0]
+        hi = option.base_thirds + 3 * bounds[1]
+        lower = lo if lower is None else max(lower, lo)
+        upper = hi if upper is None else max(upper, hi)
+    assert lower is not None and upper is not None
+    return lower, upper
 
 
 def _strength(hand: int) -> int:
@@ -262,7 +304,9 @@ class DDRow:
 
     ``declarer_thirds`` and ``trick_points`` are exact when ``complete``; otherwise they
     belong to the best exchange proven before the node budget ran out (a lower bound;
-    None if none was solved).  ``made`` is None when it is not yet decided.
+    None if none was solved).  ``lower_thirds`` and ``upper_thirds`` bound the row's
+    exact total by what the search proved (both equal ``declarer_thirds`` when
+    ``complete``).  ``made`` is None when the bounds do not decide it.
     ``same_play_as`` names the contract whose search this row reuses (Lower/Three).
     """
 
@@ -286,6 +330,8 @@ class DDRow:
     seconds: float
     same_play_as: str | None = None
     score: ScoreResult | None = field(default=None, compare=False)
+    lower_thirds: int | None = None
+    upper_thirds: int | None = None
 
     @property
     def declarer_name(self) -> str:
@@ -314,6 +360,8 @@ class DDRow:
             "trick_points": self.trick_points,
             "made": self.made,
             "complete": self.complete,
+            "lower_thirds": self.lower_thirds,
+            "upper_thirds": self.upper_thirds,
             "valat": self.valat,
             "written": None if sc is None else list(sc.written),
             "nets": None if sc is None else list(sc.nets),
@@ -330,12 +378,21 @@ class DDRow:
 
     def result_record(self, rules: Rules, *, deal_id: str = "", seed: int | None = None,
                       option: str = "plain") -> dict[str, Any]:
-        """The row in the NOTATION 5.3 results schema (complete rows only)."""
-        if not self.complete or self.score is None or self.declarer_thirds is None:
-            raise ValueError(f"row {self.declarer_name} {self.contract} is incomplete (the node "
-                             "budget ran out); it has no results-schema record")
+        """The row in the NOTATION 5.3 results schema.
+
+        A row over its node budget keeps what was proved: ``status`` is
+        ``over_budget``, the value columns are null (a bound is never passed off as the
+        value), ``points_lower_thirds``/``points_upper_thirds`` hold the bounds, ``made``
+        is set only when the bounds decide it, and ``talon_pick``/``discard`` name the
+        exchange behind the lower bound (empty if none was solved).
+        """
         from .results import SCHEMA_VERSION  # pandas loads only when results are wanted
 
+        if not self.complete:
+            return self._open_record(rules, deal_id=deal_id, seed=seed, option=option)
+        if self.score is None or self.declarer_thirds is None:
+            raise ValueError(f"row {self.declarer_name} {self.contract} is complete but has no "
+                             "score")
         sc = self.score
         return {
             "schema": SCHEMA_VERSION,
@@ -366,6 +423,48 @@ class DDRow:
             "solve_ms": self.seconds * 1000.0,
             "solver_version": __version__,
             "seed": seed,
+            "status": STATUS_EXACT,
+            "points_lower_thirds": self.declarer_thirds,
+            "points_upper_thirds": self.declarer_thirds,
+        }
+
+    def _open_record(self, rules: Rules, *, deal_id: str, seed: int | None,
+                     option: str) -> dict[str, Any]:
+        from .results import SCHEMA_VERSION
+
+        solved = self.declarer_thirds is not None
+        return {
+            "schema": SCHEMA_VERSION,
+            "deal_id": deal_id,
+            "rules": rules.name,
+            "rule_options": rules.describe_overrides(),
+            "declarer": self.declarer_name,
+            "contract": self.contract,
+            "option": option,
+            "talon_pick": self.talon_group if solved else "",
+            "discard": self.discard_ids if solved else "",
+            "points_thirds": None,
+            "points": None,
+            "made": self.made,
+            "margin_thirds": None,
+            "game_value": None,
+            "multiplier": rules.multiplier(self.contract),
+            "birds": None,
+            "valat": None,
+            "written_F": None,
+            "written_M": None,
+            "written_R": None,
+            "net_F": None,
+            "net_M": None,
+            "net_R": None,
+            "net_declarer": None,
+            "nodes": self.nodes,
+            "solve_ms": self.seconds * 1000.0,
+            "solver_version": __version__,
+            "seed": seed,
+            "status": STATUS_OVER_BUDGET,
+            "points_lower_thirds": self.lower_thirds,
+            "points_upper_thirds": self.upper_thirds,
         }
 
 
@@ -413,11 +512,18 @@ def solve_contract(deal: Deal, declarer: int | str, contract: str, rules: Rules,
     common = dict(declarer=seat, contract=contract, complete=result.complete,
                   options=len(options), legal_exchanges=legal,
                   exact_solves=result.exact_solves, tests=result.tests,
-                  skipped=result.skipped, nodes=result.nodes, seconds=result.seconds)
+                  skipped=result.skipped, nodes=result.nodes, seconds=result.seconds,
+                  lower_thirds=result.lower_thirds, upper_thirds=result.upper_thirds)
+    # Over budget, the bounds may still settle the game: proved reachable or out of reach.
+    decided: bool | None = None
+    if result.lower_thirds is not None and result.lower_thirds >= rules.win_thirds:
+        decided = True
+    elif result.upper_thirds is not None and result.upper_thirds < rules.win_thirds:
+        decided = False
     if best is None:
         return DDRow(talon_group="", discard=0, hand_after=deal.hands[seat],
                      defenders_talon=deal.talon_mask, declarer_thirds=None, trick_points=None,
-                     made=None, valat=None, **common)  # type: ignore[arg-type]
+                     made=decided, valat=None, **common)  # type: ignore[arg-type]
     ex = best.option.exchange
     thirds = best.thirds
     assert thirds is not None and best.trick_points is not None
@@ -429,8 +535,8 @@ def solve_contract(deal: Deal, declarer: int | str, contract: str, rules: Rules,
     if result.complete:
         sc = _score_row(rules, deal, seat, contract, thirds, best.option.hand, valat)
         made = sc.made
-    elif not made:
-        made = None  # a better exchange might still make it
+    else:
+        made = decided
     return DDRow(
         talon_group=ex.group_label if ex else "",
         discard=ex.discard if ex else 0,
@@ -487,12 +593,11 @@ class DDTable:
 
     def result_records(self, *, deal_id: str = "", seed: int | None = None
                        ) -> list[dict[str, Any]]:
-        """Results-schema records of the complete rows (incomplete rows have none)."""
-        return [r.result_record(self.rules, deal_id=deal_id, seed=seed)
-                for r in self.rows if r.complete]
+        """Results-schema records of every row (rows over budget with their bounds)."""
+        return [r.result_record(self.rules, deal_id=deal_id, seed=seed) for r in self.rows]
 
     def results_frame(self, *, deal_id: str = "", seed: int | None = None) -> Any:
-        """The complete rows as a typed NOTATION 5.3 results DataFrame."""
+        """Every row as a typed NOTATION 5.3 results DataFrame."""
         from .results import results_frame
 
         return results_frame(self.result_records(deal_id=deal_id, seed=seed))

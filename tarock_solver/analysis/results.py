@@ -31,6 +31,7 @@ import pandas as pd
 from ..errors import FileFormatError
 
 __all__ = [
+    "BASE_COLUMNS",
     "RESULT_COLUMNS",
     "RESULT_DTYPES",
     "SCHEMA_VERSION",
@@ -42,7 +43,9 @@ __all__ = [
     "write_results",
 ]
 
-SCHEMA_VERSION = 1
+#: Version 2 added ``status`` and the proved bounds ``points_lower_thirds`` /
+#: ``points_upper_thirds`` (rows over their node budget are kept, not dropped).
+SCHEMA_VERSION = 2
 
 #: Column name -> schema type (NOTATION 5.3), in file order.
 RESULT_COLUMNS: dict[str, str] = {
@@ -74,7 +77,14 @@ RESULT_COLUMNS: dict[str, str] = {
     "solve_ms": "float64",
     "solver_version": "string",
     "seed": "int64",
+    "status": "string",
+    "points_lower_thirds": "int16",
+    "points_upper_thirds": "int16",
 }
+#: The columns added in schema 2; a version-1 file is read with them filled in.
+_SCHEMA_2_COLUMNS = ("status", "points_lower_thirds", "points_upper_thirds")
+#: The columns every results file has, of any schema version.
+BASE_COLUMNS: tuple[str, ...] = tuple(c for c in RESULT_COLUMNS if c not in _SCHEMA_2_COLUMNS)
 
 _PANDAS_DTYPE = {"int16": "Int16", "int32": "Int32", "int64": "Int64", "bool": "boolean",
                  "string": "string", "float64": "Float64"}
@@ -126,7 +136,15 @@ def results_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
 
 
 def _conform(frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame's schema columns, in order, with the schema dtypes."""
+    """The frame's schema columns, in order, with the schema dtypes.
+
+    A schema-1 frame (no ``status`` nor bounds) gets them: its rows were all exact.
+    """
+    if not any(c in frame.columns for c in _SCHEMA_2_COLUMNS) and "points_thirds" in frame:
+        frame = frame.copy()
+        frame["status"] = "exact"
+        frame["points_lower_thirds"] = frame["points_thirds"]
+        frame["points_upper_thirds"] = frame["points_thirds"]
     missing = [c for c in RESULT_COLUMNS if c not in frame.columns]
     if missing:
         raise ValueError(f"the frame lacks result column(s) {', '.join(missing)}")

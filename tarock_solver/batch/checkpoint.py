@@ -6,8 +6,12 @@ Layout of ``OUT.parts/``:
     What the checkpoints belong to: a key hashed from the input file's bytes, the
     settings that change the output, the chunk size and the program version.  A run
     with another key refuses to touch the directory (``restart=True`` discards it).
+    The node budget is not part of the key; ``node_limits`` lists the budgets runs
+    have used here, so a run knows whether any chunk could have rows to solve again.
 ``chunk-000042.pkl``
-    The result of chunk 42 (rows as a pandas DataFrame, failed records, timing).
+    The result of chunk 42 (rows as a pandas DataFrame, failed records, timing, and
+    the node budget its rows were solved with).  A chunk whose rows over budget are
+    solved again by a run with a larger budget is replaced the same way.
     Written to a temporary name, flushed to disk and renamed over the final name, so a
     run killed at any moment — even by SIGKILL — leaves either the whole file or none.
 ``.lock``
@@ -248,6 +252,21 @@ class Checkpoint:
                 with contextlib.suppress(OSError):
                     entry.unlink()
 
+    # -- node budgets -------------------------------------------------------
+
+    def note_node_limit(self, node_limit: int | None) -> bool:
+        """Record that this run uses ``node_limit``; True if an earlier run used a
+        smaller one (so checkpointed rows over budget may now be solvable)."""
+        used = list(self.manifest.get("node_limits", []))
+        # JSON has no infinity: None (no budget) is the largest budget of all.
+        smaller = any(u is not None and (node_limit is None or u < node_limit) for u in used)
+        if node_limit not in used:
+            self.manifest = {**self.manifest, "node_limits": [*used, node_limit]}
+            manifest = self.manifest
+            atomic_write(self.directory / MANIFEST, lambda h: h.write(
+                json.dumps(manifest, indent=2, sort_keys=True) + "\n"), binary=False)
+        return smaller
+
     # -- chunks -------------------------------------------------------------
 
     def chunk_path(self, index: int) -> Path:
@@ -261,7 +280,8 @@ class Checkpoint:
         """Store a finished chunk (atomically)."""
         payload = {"key": self.key, "index": result.index, "frame": result.frame,
                    "errors": [(e.line, e.id, e.reason) for e in result.errors],
-                   "deals": result.deals, "seconds": result.seconds}
+                   "deals": result.deals, "seconds": result.seconds,
+                   "node_limit": result.node_limit}
         atomic_write(self.chunk_path(result.index),
                      lambda h: pickle.dump(payload, h, protocol=pickle.HIGHEST_PROTOCOL))
 
@@ -280,7 +300,8 @@ class Checkpoint:
                              f"again to recompute the chunk.")
         return ChunkResult(index=index, frame=payload["frame"],
                            errors=[RecordError(*e) for e in payload["errors"]],
-                           deals=payload["deals"], seconds=payload["seconds"])
+                           deals=payload["deals"], seconds=payload["seconds"],
+                           node_limit=payload.get("node_limit"))
 
     # -- closing ------------------------------------------------------------
 

@@ -10,6 +10,9 @@
   (byte-identical with ``timing=False``; otherwise only ``solve_ms`` differs).
 * **Bad records do not stop the run.**  They are listed in ``OUT.errors.csv`` (line,
   id, reason) and counted in the summary.
+* **Rows over the node budget are kept** with their bounds (``status`` ``over_budget``)
+  and ``OUT.parts/`` stays; the same command with a larger ``--node-limit`` solves
+  those rows again and leaves every other row as it was.
 """
 
 from __future__ import annotations
@@ -41,7 +44,10 @@ class BatchSummary:
     ``records`` counts the readable records of the input, ``bad_lines`` the lines that
     could not be read, ``analysis_failures`` the records that could not be analysed;
     ``errors`` lists both kinds in input order.  ``resumed`` records came from
-    checkpoints of an earlier run, ``analysed`` were computed now.
+    checkpoints of an earlier run, ``analysed`` were computed now; ``resolved`` of
+    those came from checkpoints too but had rows over budget solved again.
+    ``open_rows`` counts the rows of the output still over their node budget, and
+    ``parts_kept`` tells that ``OUT.parts/`` was kept for a run to solve them.
     """
 
     output: Path
@@ -55,6 +61,9 @@ class BatchSummary:
     rows: int
     seconds: float
     errors: list[RecordError] = field(default_factory=list)
+    resolved: int = 0
+    open_rows: int = 0
+    parts_kept: bool = False
 
     @property
     def ok(self) -> int:
@@ -81,8 +90,29 @@ def _progress_bar(total: int, initial: int, enabled: bool):  # -> tqdm | None
                 dynamic_ncols=True, smoothing=0.1)
 
 
-def _pending(plan: BatchPlan, done: set[int]) -> Iterator[ChunkTask]:
-    return (plan.chunk(i) for i in range(plan.n_chunks) if i not in done)
+def _pending(plan: BatchPlan, done: set[int], resolve: list[int], ckpt: Checkpoint
+             ) -> Iterator[ChunkTask]:
+    """The missing chunks, then the finished ones with rows to solve again.
+
+    A chunk to solve again is read from its checkpoint only when it is handed out, so
+    memory holds only the chunks in flight.
+    """
+    for i in range(plan.n_chunks):
+        if i not in done:
+            yield plan.chunk(i)
+    for i in resolve:
+        task = plan.chunk(i)
+        yield dataclasses.replace(task, previous=ckpt.load(i))
+
+
+def _to_resolve(ckpt: Checkpoint, done: set[int], settings: BatchSettings) -> list[int]:
+    """Finished chunks whose rows over budget a larger budget can now solve."""
+    if get_mode(settings.mode).resolve is None:
+        return []
+    # Only a run with a larger budget than an earlier one needs to look at the chunks.
+    if not ckpt.note_node_limit(settings.node_limit):
+        return []
+    return [i for i in sorted(done) if ckpt.load(i).solvable_with(settings.node_limit)]
 
 
 def run_batch(plan: BatchPlan, output: str | os.PathLike[str], settings: BatchSettings, *,
@@ -99,6 +129,9 @@ def run_batch(plan: BatchPlan, output: str | os.PathLike[str], settings: BatchSe
     """
     out = Path(output)
     output_format(out)  # fail before any work if the format cannot be written
+    if not out.parent.is_dir():
+        # The same rule as every command's output: directories are never made silently.
+        raise BatchError(f"{out}: the directory {out.parent} does not exist; create it first.")
     settings = check_settings(settings)
     started = time.perf_counter()
     manifest = Checkpoint.make_manifest(
@@ -108,19 +141,21 @@ def run_batch(plan: BatchPlan, output: str | os.PathLike[str], settings: BatchSe
     with Checkpoint.open(parts_dir(out), manifest, restart=restart) as ckpt:
         done = ckpt.done() & set(range(plan.n_chunks))
         sizes = plan.chunk_sizes()
-        resumed = sum(sizes[i] for i in done)
+        resolve = _to_resolve(ckpt, done, settings)
+        resolved = sum(sizes[i] for i in resolve)
+        resumed = sum(sizes[i] for i in done) - resolved
         analysed = failed_so_far = 0
         bar = _progress_bar(len(plan.records), resumed, progress)
         owned = executor is None
         aborted = True
         try:
-            if len(done) < plan.n_chunks:
+            if len(done) < plan.n_chunks or resolve:
                 if executor is None:
                     executor = make_executor(jobs=jobs, scheduler=scheduler,
                                              dask_local=dask_local)
                 work_settings = settings if isinstance(executor, SerialExecutor) else \
                     dataclasses.replace(settings, worker_threads=settings.worker_threads or 1)
-                for result in executor.run(_pending(plan, done), work_settings):
+                for result in executor.run(_pending(plan, done, resolve, ckpt), work_settings):
                     _check_result(result, sizes)
                     ckpt.save(result)
                     analysed += result.deals
@@ -140,14 +175,18 @@ def run_batch(plan: BatchPlan, output: str | os.PathLike[str], settings: BatchSe
                         key=lambda e: (e.line if e.line is not None else sys.maxsize,
                                        e.id or ""))
         errors_path = write_errors(errors_path_for(out), errors)
-    if not keep_parts:
+    # Rows over budget: the checkpoints stay, so that the same command with a larger
+    # --node-limit solves those rows and nothing else.
+    parts_kept = keep_parts or merged.open_rows > 0
+    if not parts_kept:
         ckpt.remove()
     return BatchSummary(
         output=out, errors_path=errors_path,
         executor=executor.description if executor is not None else "nothing left to compute",
         records=len(plan.records), bad_lines=len(plan.input_errors),
         analysis_failures=len(merged.errors), resumed=resumed, analysed=analysed,
-        rows=merged.rows, seconds=time.perf_counter() - started, errors=errors)
+        rows=merged.rows, seconds=time.perf_counter() - started, errors=errors,
+        resolved=resolved, open_rows=merged.open_rows, parts_kept=parts_kept)
 
 
 def _check_result(result: ChunkResult, sizes: list[int]) -> None:

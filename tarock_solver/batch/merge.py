@@ -156,10 +156,12 @@ class _ParquetWriter:
 
 @dataclass
 class Merged:
-    """What the merge found: rows written and the records the workers could not analyse."""
+    """What the merge found: rows written (``open_rows`` of them over their node budget)
+    and the records the workers could not analyse."""
 
     rows: int = 0
     errors: list[RecordError] = field(default_factory=list)
+    open_rows: int = 0
 
 
 def _remove_stale_temporaries(out: Path) -> None:
@@ -187,6 +189,7 @@ def write_output(ckpt: Checkpoint, n_chunks: int, output: Path, empty: pd.DataFr
             writer.write(result.frame)
             merged.rows += len(result.frame)
             merged.errors.extend(result.errors)
+            merged.open_rows += result.open_rows
         if n_chunks == 0:
             writer.write(empty)
         writer.finish()

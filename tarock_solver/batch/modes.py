@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -41,12 +41,18 @@ __all__ = ["Mode", "available_modes", "check_settings", "get_mode", "register_mo
 
 @dataclass(frozen=True)
 class Mode:
-    """A named analysis: ``analyse`` gives a record's rows, ``empty`` the schema."""
+    """A named analysis: ``analyse`` gives a record's rows, ``empty`` the schema.
+
+    ``resolve``, for modes whose rows can stop at a node budget, solves given rows
+    ``(declarer, contract)`` of a record again (``None``: the mode has no such rows).
+    """
 
     name: str
     summary: str
     analyse: Callable[[DealRecord, BatchSettings], pd.DataFrame]
     empty: Callable[[BatchSettings], pd.DataFrame]
+    resolve: Callable[[DealRecord, BatchSettings, Sequence[tuple[str, str]]],
+                      pd.DataFrame] | None = None
 
     def concat(self, frames: list[pd.DataFrame], settings: BatchSettings) -> pd.DataFrame:
         """The rows of several records in order, with the schema's dtypes kept."""
@@ -158,7 +164,7 @@ def _table_mode() -> Mode:
     from . import table_adapter
 
     return Mode("table", "double-dummy table per declarer and contract",
-                table_adapter.analyse, table_adapter.empty)
+                table_adapter.analyse, table_adapter.empty, table_adapter.resolve)
 
 
 # ---------------------------------------------------------------------------

@@ -5,7 +5,9 @@ another machine), so it holds only plain, picklable values.  Its
 :meth:`~BatchSettings.fingerprint` lists exactly the settings that can change the
 output; the checkpoint manifest stores it, so a resumed run never mixes chunks that
 were computed under different settings.  How the work is spread (jobs, executor) is
-deliberately not part of it: results never depend on that.
+deliberately not part of it: results never depend on that.  Nor is the node budget:
+exact rows do not depend on it, and rows over budget are solved again by a later run
+with a larger one.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ class BatchSettings:
             "timing": self.timing}
         if self.mode == "advise":  # sampling settings mean nothing to the exact table
             out.update(samples=self.samples, seed=self.seed)
-        else:
-            out.update(node_limit=self.node_limit)
+        # node_limit is left out on purpose: an exact row's value is the same under any
+        # budget, and a run with a larger one resumes the checkpoints and re-solves only
+        # the rows that were over budget (Checkpoint.note_node_limit).
         return out

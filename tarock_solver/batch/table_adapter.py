@@ -7,31 +7,29 @@ Built on :func:`tarock_solver.analysis.dd_table`.  Two things are added for batc
   same worker solved before it — and so on ``--jobs``.  Each deal therefore starts
   from an empty table.  One :class:`~tarock_solver.solver.CardPointSearch` per worker
   thread is kept and cleared, rather than allocated per deal.
-* **Whole deals only.**  With a node budget a row may stop early; such a deal is
-  reported as failed (naming the rows) instead of appearing with rows missing.
+* **Every finished row is kept.**  With a node budget a row may stop early; it is
+  written with ``status`` ``over_budget`` and its proved bounds, the deal's other rows
+  as usual.  :func:`resolve` solves such rows again (a resumed run with a larger
+  budget), and only them.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 import pandas as pd
 
 from ..analysis import dd_table, empty_results
 from ..deal_files import DealRecord
-from ..errors import TarockError
 from ..rules import SEAT_NAMES
 from ..solver import Budget, CardPointSearch
 from .modes import _complete_deal, _contracts_for, record_rules
 from .settings import BatchSettings
 
-__all__ = ["IncompleteTableError", "analyse", "empty"]
+__all__ = ["analyse", "empty", "resolve"]
 
 _local = threading.local()
-
-
-class IncompleteTableError(TarockError):
-    """The node budget ran out before every row of a deal's table was exact."""
 
 
 def _solver() -> CardPointSearch:
@@ -55,10 +53,27 @@ def analyse(record: DealRecord, settings: BatchSettings) -> pd.DataFrame:
     declarers = settings.declarers or SEAT_NAMES
     table = dd_table(deal, rules, declarers=declarers, contracts=contracts, solver=_solver(),
                      budget=Budget.of(settings.node_limit))
-    if not table.complete:
-        missing = ", ".join(f"{r.declarer_name} {r.contract}" for r in table.rows
-                            if not r.complete)
-        raise IncompleteTableError(f"the node budget of {settings.node_limit:,} per row ran "
-                                   f"out before these rows were exact: {missing}; raise "
-                                   f"--node-limit or leave it out.")
     return table.results_frame(deal_id=record.id, seed=record.seed)
+
+
+def resolve(record: DealRecord, settings: BatchSettings,
+            rows: Sequence[tuple[str, str]]) -> pd.DataFrame:
+    """The rows ``(declarer, contract)`` of one record, solved again under ``settings``.
+
+    Rows come back in seat order, then contract order, as :func:`analyse` gives them.
+    The transposition table starts empty, as for a whole deal.
+    """
+    deal = _complete_deal(record)
+    rules = record_rules(record, settings)
+    solver = _solver()
+    frames = []
+    for seat in SEAT_NAMES:
+        contracts = [c for d, c in rows if d == seat]
+        if not contracts:
+            continue
+        table = dd_table(deal, rules, declarers=[seat], contracts=contracts, solver=solver,
+                         budget=Budget.of(settings.node_limit))
+        frames.append(table.results_frame(deal_id=record.id, seed=record.seed))
+    if not frames:
+        return empty_results()
+    return pd.concat(frames, ignore_index=True)

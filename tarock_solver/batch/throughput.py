@@ -30,14 +30,16 @@ def measure_batch_throughput(deals: Sequence[DealRecord | Deal], jobs: int = 1, 
                              declarers: Sequence[str] | None = None,
                              chunk_size: int | None = None, scheduler: str | None = None,
                              dask_local: int | None = None,
-                             node_limit: int | None = None) -> dict[str, Any]:
+                             node_limit: int | None = None,
+                             progress: bool = False) -> dict[str, Any]:
     """Run a complete batch over ``deals`` with ``jobs`` workers and time it.
 
     The run is real — input file, checkpoints, merge — in a temporary folder, so the
     number includes everything a user pays for, worker start-up included.  The chunk
     size defaults to one that gives every worker at least two chunks.  Returns a dict
     with ``deals``, ``jobs``, ``executor``, ``chunk_size``, ``seconds``,
-    ``deals_per_second``, ``rows`` and ``failed``.
+    ``deals_per_second``, ``rows`` and ``failed``.  ``progress`` shows the run's bar on
+    stderr.
     """
     records = _records(deals)
     if not records:
@@ -51,7 +53,7 @@ def measure_batch_throughput(deals: Sequence[DealRecord | Deal], jobs: int = 1, 
         write_deals(source, records)
         plan = plan_batch(source, size)
         summary = run_batch(plan, Path(tmp) / "results.csv", settings, jobs=jobs,
-                            scheduler=scheduler, dask_local=dask_local, progress=False)
+                            scheduler=scheduler, dask_local=dask_local, progress=progress)
     return {"deals": len(records), "jobs": workers, "executor": summary.executor,
             "chunk_size": size, "seconds": summary.seconds,
             "deals_per_second": summary.deals_per_second, "rows": summary.rows,

@@ -36,21 +36,34 @@ class RecordError:
 
 @dataclass(frozen=True)
 class ChunkTask:
-    """Chunk ``index`` of the plan: the records it analyses, in input order."""
+    """Chunk ``index`` of the plan: the records it analyses, in input order.
+
+    With ``previous`` (a checkpointed result of this chunk) only the rows of it that
+    are over their node budget are solved again; every other row is kept as it is.
+    """
 
     index: int
     records: tuple[DealRecord, ...]
+    previous: ChunkResult | None = None
+
+
+#: The ``status`` of a row that is not exact (NOTATION 5.3).
+OVER_BUDGET = "over_budget"
 
 
 @dataclass
 class ChunkResult:
-    """The rows of one chunk (input order) and the records that failed in it."""
+    """The rows of one chunk (input order) and the records that failed in it.
+
+    ``node_limit`` is the budget the rows were solved with (None: no budget).
+    """
 
     index: int
     frame: pd.DataFrame
     errors: list[RecordError] = field(default_factory=list)
     deals: int = 0
     seconds: float = 0.0
+    node_limit: int | None = None
 
     @property
     def failed(self) -> int:
@@ -59,6 +72,19 @@ class ChunkResult:
     @property
     def ok(self) -> int:
         return self.deals - self.failed
+
+    @property
+    def open_rows(self) -> int:
+        """Rows over their node budget (bounds only)."""
+        if "status" not in self.frame.columns:
+            return 0
+        return int((self.frame["status"] == OVER_BUDGET).fillna(False).sum())
+
+    def solvable_with(self, node_limit: int | None) -> bool:
+        """Would ``node_limit`` give the rows over budget more nodes than they had?"""
+        if not self.open_rows or self.node_limit is None:
+            return False
+        return node_limit is None or node_limit > self.node_limit
 
 
 def _limit_threads(threads: int | None) -> None:
@@ -92,6 +118,8 @@ def run_chunk(task: ChunkTask, settings: BatchSettings) -> ChunkResult:
     """
     _limit_threads(settings.worker_threads)
     mode = get_mode(settings.mode)
+    if task.previous is not None:
+        return _resolve_chunk(task, task.previous, settings)
     start = time.perf_counter()
     frames: list[pd.DataFrame] = []
     errors: list[RecordError] = []
@@ -113,4 +141,50 @@ def run_chunk(task: ChunkTask, settings: BatchSettings) -> ChunkResult:
         frames.append(frame)
     frame = mode.concat(frames, settings)
     return ChunkResult(index=task.index, frame=frame, errors=errors, deals=len(task.records),
-                       seconds=time.perf_counter() - start)
+                       seconds=time.perf_counter() - start, node_limit=settings.node_limit)
+
+
+def _resolve_chunk(task: ChunkTask, previous: ChunkResult, settings: BatchSettings
+                   ) -> ChunkResult:
+    """``previous`` with its rows over budget solved again under ``settings``.
+
+    Rows keep their places; a row still over budget comes back with the bounds of the
+    new search.  A record whose new search fails keeps its old rows (they were right).
+    """
+    mode = get_mode(settings.mode)
+    start = time.perf_counter()
+    frame = previous.frame.reset_index(drop=True)
+    if mode.resolve is None or "status" not in frame.columns:
+        return previous
+    columns = {c: frame[c].array.copy() for c in frame.columns}
+    is_open = (frame["status"] == OVER_BUDGET).fillna(False).to_numpy()
+    positions: dict[tuple[str, str, str], int] = {}
+    wanted: dict[str, list[tuple[str, str]]] = {}
+    for pos in is_open.nonzero()[0]:
+        key = (str(frame.at[pos, "deal_id"]), str(frame.at[pos, "declarer"]),
+               str(frame.at[pos, "contract"]))
+        positions[key] = int(pos)
+        wanted.setdefault(key[0], []).append(key[1:])
+    for record in task.records:
+        rows = wanted.get(record.id)
+        if not rows:
+            continue
+        try:
+            new = mode.resolve(record, settings, rows)
+        except TarockError:
+            continue
+        if not settings.timing:
+            new = _without_timing(new)
+        for i in range(len(new)):
+            key = (str(new["deal_id"].iat[i]), str(new["declarer"].iat[i]),
+                   str(new["contract"].iat[i]))
+            pos = positions.get(key)
+            if pos is None:
+                continue
+            for c in columns:
+                columns[c][pos] = new[c].iat[i]
+    merged = pd.DataFrame(columns)
+    return ChunkResult(index=task.index, frame=merged, errors=list(previous.errors),
+                       deals=previous.deals,
+                       seconds=previous.seconds + time.perf_counter() - start,
+                       node_limit=settings.node_limit)

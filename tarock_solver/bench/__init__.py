@@ -17,7 +17,7 @@ from .positions import (
     load_bench_deals,
 )
 from .report import Comparison, compare_reports, format_report, load_report, save_report
-from .run import BENCH_SCHEMA, QUICK, BenchConfig, planned_steps, run_bench
+from .run import BENCH_SCHEMA, QUICK, BenchConfig, estimate_seconds, planned_steps, run_bench
 
 __all__ = [
     "BENCH_SCHEMA",
@@ -32,6 +32,7 @@ __all__ = [
     "format_report",
     "load_bench_deals",
     "load_report",
+    "estimate_seconds",
     "planned_steps",
     "run_bench",
     "save_report",

@@ -31,6 +31,9 @@ def load_report(path: str | os.PathLike[str]) -> dict[str, Any]:
     except OSError as exc:
         raise FileFormatError(f"{name}: cannot read the file ({exc.strerror}).",
                               path=name) from None
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(f"{name}: not UTF-8 text (byte {exc.start + 1}); not a "
+                              "benchmark result.", path=name) from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -39,7 +39,8 @@ from .positions import (
 )
 from .stats import timing_summary
 
-__all__ = ["BENCH_SCHEMA", "BenchConfig", "QUICK", "planned_steps", "run_bench"]
+__all__ = ["BENCH_SCHEMA", "STEP_SECONDS", "BenchConfig", "QUICK", "estimate_seconds",
+           "planned_steps", "run_bench"]
 
 #: Version of the benchmark JSON layout.
 BENCH_SCHEMA = 1
@@ -73,11 +74,57 @@ QUICK = BenchConfig(deals=3, tricks=(8, 12, 16), node_limit=200_000, table_deals
                     cold_runs=1, quick=True)
 
 
-def planned_steps(config: BenchConfig, n_deals: int, n_contracts: int = 5) -> int:
-    """Number of progress steps :func:`run_bench` reports (for a progress bar)."""
-    steps = n_deals * len(set(config.tricks)) + n_deals  # exact levels + null window
-    steps += min(config.table_deals, n_deals) * 3 * n_contracts
+def planned_steps(config: BenchConfig, n_deals: int, n_contracts: int = 5,
+                  threads: int = 1) -> int:
+    """Number of progress steps :func:`run_bench` reports (for a progress bar).
+
+    One step per fresh process of the start-up timings, per timed solve (every tricks
+    level and the null window, on one thread and again on ``threads``) and per table
+    row (one thread, and again in parallel when ``threads`` is not 1).
+    """
+    per_pass = n_deals * len(set(config.tricks)) + n_deals  # exact levels + null window
+    table_rows = min(config.table_deals, n_deals) * 3 * n_contracts
+    steps = per_pass + table_rows
+    if threads != 1:
+        steps += per_pass + table_rows
+    if config.cold:
+        steps += 2 * config.cold_runs  # cold_start and cli_start processes
     return steps
+
+
+#: Mean single-thread cost of one benchmark step on the reference machine (2-core Xeon
+#: shared with other jobs, load average about 5; node budget 20,000,000), in seconds:
+#: an exact solve by tricks left (over-budget solves included), a null-window test, a
+#: DD-table row, a fresh process.  Measured with `tarock bench --deals 8 --threads 1
+#: --no-cold --table-deals 1` (76 s); they give the order of a run, not its time.
+STEP_SECONDS = {"exact": {8: 0.001, 10: 0.006, 12: 0.05, 14: 0.45, 16: 1.7},
+                "null": 0.09, "table_row": 3.7, "process": 4.0}
+#: The all-threads pass took this multiple of the single-thread pass on that machine
+#: (benchmarks/results/2026-11-30-first.json: speed-ups of 0.7-0.98, the other jobs
+#: holding the cores); on an idle machine it is below 1.
+THREADED_FRACTION = 1.25
+
+
+def estimate_seconds(config: BenchConfig, n_deals: int, n_contracts: int = 5,
+                     threads: int = 1) -> float:
+    """A rough prediction of the wall time of :func:`run_bench` from :data:`STEP_SECONDS`.
+
+    Searches over budget stop at the node budget, so the cost per step is scaled with
+    it (linearly, capped at the measured budget); the real time can be several times
+    off on another machine, which is why the progress bar shows the measured rate too.
+    """
+    scale = min(1.0, config.node_limit / 20_000_000)
+    exact = STEP_SECONDS["exact"]
+    per_level = [exact.get(t, exact[16]) for t in sorted(set(config.tricks))]
+    one_pass = n_deals * (sum(per_level) + STEP_SECONDS["null"]) * scale
+    tables = min(config.table_deals, n_deals) * 3 * n_contracts * STEP_SECONDS["table_row"]
+    tables *= scale
+    total = one_pass + tables
+    if threads != 1:
+        total += THREADED_FRACTION * (one_pass + tables)
+    if config.cold:
+        total += 2 * config.cold_runs * STEP_SECONDS["process"]
+    return total
 
 
 def _solve_record(pos: BenchPosition, kind: str, ms: float, nodes: int,
@@ -220,8 +267,10 @@ def _table_task(deal_text: str, rules: Rules, node_limit: int) -> dict[str, Any]
 
 
 def _parallel_tables(records: list[Any], rows: list[dict[str, Any]], per_deal: list[float],
-                     config: BenchConfig, rules: Rules, workers: int) -> dict[str, Any]:
-    """The same tables on ``workers`` spawned processes, one deal per task."""
+                     config: BenchConfig, rules: Rules, workers: int,
+                     step: Callable[[], None] = lambda: None) -> dict[str, Any]:
+    """The same tables on ``workers`` spawned processes, one deal per task (``step``
+    is called as each deal's table comes back)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -233,7 +282,10 @@ def _parallel_tables(records: list[Any], rows: list[dict[str, Any]], per_deal: l
         t0 = time.perf_counter()
         futures = [pool.submit(_table_task, format_deal(r.deal), rules, config.node_limit)
                    for r in records]
-        results = [f.result() for f in futures]
+        results = []
+        for future in futures:
+            results.append(future.result())
+            step()
         wall_ms = (time.perf_counter() - t0) * 1e3
     single = {(r["deal"], r["declarer"], r["contract"]): r["thirds"] for r in rows
               if r["complete"]}
@@ -286,8 +338,13 @@ def run_bench(config: BenchConfig, step: Callable[[], None] | None = None,
         say("cold start (fresh processes)")
         small = positions[levels[0]][0]
         doc["cold_start"] = cold_start(small, runs=config.cold_runs)
+        for _ in range(config.cold_runs):
+            tick()
+        say("tarock solve start-up (fresh processes)")
         doc["cli_start"] = cli_start(format_deal(records[0].deal), "F", "solo",
                                      min(config.node_limit, 1_000_000), runs=config.cold_runs)
+        for _ in range(config.cold_runs):
+            tick()
 
     solver = CardPointSearch()
     _warm_up(solver)
@@ -322,12 +379,18 @@ def run_bench(config: BenchConfig, step: Callable[[], None] | None = None,
                           **timing_summary(null_recs)}
 
     if threads != 1:
-        say(f"all threads ({threads})")
-        doc["threads"] = {
-            "exact": {str(t): _all_threads(positions[t], by_level[t], threads, None)
-                      for t in levels},
-            "null_window": _all_threads(positions[top], null_recs, threads, config.null_target),
-        }
+        doc["threads"] = {"exact": {}}
+        for t in levels:
+            say(f"all threads ({threads}), {t} tricks left")
+            doc["threads"]["exact"][str(t)] = _all_threads(positions[t], by_level[t], threads,
+                                                           None)
+            for _ in positions[t]:
+                tick()
+        say(f"all threads ({threads}), null-window tests")
+        doc["threads"]["null_window"] = _all_threads(positions[top], null_recs, threads,
+                                                     config.null_target)
+        for _ in positions[top]:
+            tick()
     else:
         doc["threads"] = None
 
@@ -340,7 +403,8 @@ def run_bench(config: BenchConfig, step: Callable[[], None] | None = None,
         if doc["threads"] is not None:
             say(f"double-dummy tables on {threads} processes")
             doc["threads"]["dd_table"] = _parallel_tables(
-                records[:n_tables], rows, summary.pop("_per_deal_ms"), config, rules, threads)
+                records[:n_tables], rows, summary.pop("_per_deal_ms"), config, rules, threads,
+                step=lambda: [tick() for _ in range(3 * len(rules.contracts))])
         else:
             summary.pop("_per_deal_ms")
     else:
