@@ -82,7 +82,7 @@ def test_a_deadline_never_leaves_a_midpoint() -> None:
     """A tight time limit: whatever is solved is exact, the rest is counted as cut."""
     adv = advise(AdviceRequest(hand=HOPELESS, seat=0, contracts=("solo",), samples=400,
                                time_limit=1.5, seed=2, settings=replace(SMALL,
-                                                                        first_round_at=2)))
+                                                                        exact_from=2)))
     meta = adv.meta
     assert meta["seconds"] < 1.5 + 3.0  # the deadline plus the collect's grace
     r = plain_row(adv, "solo")

@@ -15,7 +15,7 @@ the decision is the same in every world and is made once on many inner worlds.
 **Phase 2, exact solves** (:mod:`.exact`), on solver threads while the main
 thread goes on evaluating worlds.  Contract *c*'s exact values are
 solved on its worlds in index order 0, 1, 2, … (a prefix, so a random subset of
-the worlds), in rounds, to the two contracts the evaluator ranks best (where
+the worlds), always a few solves queued, to the two contracts the evaluator ranks best (where
 the decision is; the ranking never looks at the exact corrections, so how many
 exact worlds a contract gets does not depend on how its corrections came out).  A
 control-variate estimate (:mod:`.cv`) is the evaluator's mean over every world
@@ -30,10 +30,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -54,6 +53,8 @@ __all__ = ["AdviceSettings", "ContractSeries", "EngineResult", "run_engine"]
 
 #: Seed stream of the inner worlds behind a given talon's single decision.
 STREAM_DECISION = 3
+#: Exact solves kept queued (enough for up to 6 solver threads).
+QUEUED_SOLVES = 8
 
 
 @dataclass(frozen=True)
@@ -64,10 +65,10 @@ class AdviceSettings:
     exchange, then the ``keep`` best get all); ``talon_inner``: the same for the
     one decision of talon mode.  ``evaluator_share``: the part of the time limit
     for phase 1 (which goes on to :data:`~.cv.MIN_WORLDS` worlds if the
-    deadline allows).  Exact solves start once ``first_round_at`` worlds are
-    evaluated; each round gives ``per_round`` worlds to each of the
-    ``contenders`` contracts the evaluator ranks best (by its mean net over the
-    worlds so far); the others are screened out and come back if the ranking
+    deadline allows).  Exact solves start once ``exact_from`` worlds are
+    evaluated; they go to the ``contenders`` contracts the evaluator ranks best
+    (by its mean net over the worlds so far), the next world of the one with the
+    fewest first; the others are screened out and come back if the ranking
     changes.
     ``max_exact``: cap per contract (None: every evaluated world), which bounds
     the work of a run without a time limit.
@@ -78,8 +79,7 @@ class AdviceSettings:
     keep: int = 8
     talon_inner: int = 512
     evaluator_share: float = 0.2
-    first_round_at: int = 8
-    per_round: int = 2
+    exact_from: int = 8
     contenders: int = 2
     max_exact: int | None = 48
 
@@ -96,6 +96,8 @@ class ContractSeries:
     estimates: list[float] = field(default_factory=list)  # evaluator future points
     exact: list[int] = field(default_factory=list)  # exact future points, worlds 0 … n-1
     planned: int = 0  # worlds whose exact solve was requested (the prefix to come)
+    #: Exact values that arrived ahead of the prefix (world → value, None: cut short).
+    pending: dict[int, int | None] = field(default_factory=dict)
     #: The prefix ended at a solve the deadline cut short.
     cut: bool = False
     options_valued: list[int] = field(default_factory=list)  # exchanges valued per world
@@ -182,6 +184,7 @@ class Engine:
                                                               pl.annsets, score_fn))
                        for pl in problem.plans}
         self.fixed: dict[str, tuple[Exchange, list[int], dict]] = {}
+        self._best_cache: dict[str, tuple[int, float]] = {}
 
     # -- phase 1
     def _world(self, j: int) -> World:
@@ -286,50 +289,54 @@ class Engine:
         that started unlucky).
         """
         live = [s for s in self.series.values() if not s.cut and s.planned < self._cap(s)]
-
-        def evaluator_best(s: ContractSeries) -> float:
-            return max(float(np.mean(s.values(p, "net", exact=False)))
-                       for p in range(len(s.plan.policies)))
-
-        ranked = sorted(live, key=lambda s: -evaluator_best(s))
+        ranked = sorted(live, key=lambda s: -self.evaluator_best(s))
         return ranked[:self.s.contenders]
+
+    def evaluator_best(self, ser: ContractSeries) -> float:
+        """The evaluator's mean net of the contract's best option (cached per world count)."""
+        hit = self._best_cache.get(ser.contract)
+        if hit is None or hit[0] != ser.worlds:
+            value = max(float(np.mean(ser.values(p, "net", exact=False)))
+                        for p in range(len(ser.plan.policies)))
+            hit = (ser.worlds, value)
+            self._best_cache[ser.contract] = hit
+        return hit[1]
 
     def _cap(self, s: ContractSeries) -> int:
         cap = s.worlds
         return min(cap, self.s.max_exact) if self.s.max_exact is not None else cap
 
-    def round_requests(self, wanted: dict[str, int]) -> tuple[list, list[tuple[str, int]]]:
-        """The positions that extend each contract's exact prefix by ``wanted[c]`` worlds
-        (identical positions, e.g. Three's and Lower's, are solved once)."""
-        requests: list[tuple[tuple[int, int, int], int, int]] = []
-        slots: list[tuple[str, int]] = []
-        index: dict[tuple, int] = {}
-        for c, k in wanted.items():
-            ser = self.series[c]
-            if ser.cut:
-                continue
-            stop = min(ser.planned + k, self._cap(ser))
-            for j in range(ser.planned, stop):
-                key = (ser.tasks[j].hands, self.p.seat)
-                if key not in index:
-                    index[key] = len(requests)
-                    # the evaluator's value is MTD(f)'s first guess (it saves tests)
-                    requests.append((key[0], key[1], int(round(ser.estimates[j]))))
-                slots.append((c, index[key]))
-            ser.planned = max(ser.planned, stop)
-        return requests, slots
+    def next_request(self) -> tuple[tuple, list[str]] | None:
+        """The next exact solve: the next world of the contender with the fewest worlds
+        requested (ties: the evaluator's order); the contracts it serves (Three and
+        Lower share their positions).  None when no contender wants more."""
+        live = self.contenders()
+        if not live:
+            return None
+        ser = min(live, key=lambda s: s.planned)  # min is stable: ties keep the ranking
+        j = ser.planned
+        key = (ser.tasks[j].hands, self.p.seat)
+        served = [s for s in live if s.planned == j and (s.tasks[j].hands, self.p.seat) == key]
+        for s in served:
+            s.planned += 1
+        # the evaluator's value is MTD(f)'s first guess (it saves tests)
+        return (key[0], key[1], int(round(ser.estimates[j]))), [s.contract for s in served]
 
-    def apply_round(self, slots: list[tuple[str, int]], values: list[int | None]) -> bool:
-        """Append the solved values to the prefixes; False if some solve did not finish."""
-        for c, i in slots:  # in world order per contract: the prefix stops at a gap
-            ser = self.series[c]
-            if ser.cut:
-                continue
-            if values[i] is None:
+    def apply(self, contract: str, world: int, value: int | None) -> None:
+        """Record an exact value; the prefix grows over every world now known in order,
+        and ends at the first world whose solve the deadline cut short."""
+        ser = self.series[contract]
+        if ser.cut:
+            return
+        ser.pending[world] = value
+        while len(ser.exact) in ser.pending:
+            v = ser.pending.pop(len(ser.exact))
+            if v is None:
                 ser.cut = True
-            else:
-                ser.exact.append(int(values[i]))
-        return all(v is not None for v in values)
+                ser.pending.clear()
+                return
+            ser.exact.append(int(v))
+
 
 def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *,
                samples: int, deadline: float | None,
@@ -346,20 +353,44 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
     if deadline is not None:
         phase1_end = start + settings.evaluator_share * (deadline - start)
     n = 0
-    in_flight: deque = deque()  # submitted rounds: (slots, handle)
+    outstanding: list[tuple[Any, list[str], int]] = []  # (handle, contracts, world)
+    # Solves kept queued so the threads never wait for a decision; a constant, so which
+    # worlds are solved does not depend on the number of threads.
+    target = QUEUED_SOLVES
 
-    def submit(wanted: dict[str, int]) -> None:
-        requests, slots = eng.round_requests(wanted)
-        in_flight.append((slots, exact.submit(requests, deadline)))
+    def top_up() -> None:
+        while len(outstanding) < target:
+            nxt = eng.next_request()
+            if nxt is None:
+                return
+            request, served = nxt
+            world = eng.series[served[0]].planned - 1
+            outstanding.append((exact.submit([request], deadline), served, world))
+
+    def harvest(block: bool) -> None:
+        """Apply the finished solves (all of them, waiting, when ``block``)."""
+        keep = []
+        for handle, served, world in outstanding:
+            if block or exact.ready(handle):
+                (value,) = exact.collect(handle, deadline)
+                for c in served:
+                    eng.apply(c, world, value)
+            else:
+                keep.append((handle, served, world))
+        outstanding[:] = keep
+
+    def evaluate_next() -> None:
+        nonlocal n
+        eng.evaluate_world(n)
+        n += 1
+        report("evaluator", n, samples)
 
     try:
         while n < samples and (phase1_end is None or time.time() < phase1_end
                                or (n < MIN_WORLDS and time.time() < deadline)):
-            eng.evaluate_world(n)
-            n += 1
-            report("evaluator", n, samples)
-            if n == settings.first_round_at:  # decided on these worlds alone: start it
-                submit({s.contract: settings.per_round for s in eng.contenders()})
+            evaluate_next()
+            if n >= settings.exact_from:  # exact solves start early, on few worlds
+                top_up()
     except KeyboardInterrupt:
         interrupted = True
         n = eng.drop_partial_world()
@@ -367,27 +398,21 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
     deadline_hit = False
     if n >= 2 and not interrupted:
         try:
-            if not in_flight:
-                submit({s.contract: settings.per_round for s in eng.contenders()})
-            # Two rounds in flight keep the threads busy; round k is decided on the
-            # results of rounds up to k-2, so what is solved never depends on timing.
-            submit({s.contract: settings.per_round for s in eng.contenders()})
-            while in_flight:
-                slots, handle = in_flight.popleft()
-                # While the solver threads work, the main thread evaluates more worlds.
-                while (not exact.ready(handle) and n < samples
-                       and (deadline is None or time.time() < deadline)):
-                    eng.evaluate_world(n)
-                    n += 1
-                    report("evaluator", n, samples)
-                ok = eng.apply_round(slots, exact.collect(handle, deadline))
-                report("exact", sum(len(s.exact) for s in eng.series.values()), 0)
-                if not ok or (deadline is not None and time.time() >= deadline):
+            top_up()
+            while outstanding:
+                if deadline is not None and time.time() >= deadline:
                     deadline_hit = True
+                    harvest(block=True)  # the solves stop at the deadline by themselves
                     break
-                live = eng.contenders()
-                if live:
-                    submit({s.contract: settings.per_round for s in live})
+                harvest(block=False)
+                report("exact", sum(len(s.exact) for s in eng.series.values()), 0)
+                top_up()
+                if not outstanding:
+                    break
+                if n < samples:
+                    evaluate_next()  # the main thread works while the solver threads do
+                else:
+                    exact.wait_any([h for h, _, _ in outstanding], 0.05)
         except KeyboardInterrupt:
             interrupted = True
             n = eng.drop_partial_world()

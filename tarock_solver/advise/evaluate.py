@@ -24,6 +24,12 @@ from .announcements import AnnSet, eligible_after
 HOLDING_MASK = TRULL_MASK | KINGS_MASK
 
 
+def holding_class(hand: int) -> tuple[int, bool]:
+    """What the scoring sees of a defender's hand when no bird is scored: his Trull cards
+    (3 = Trull, 2 = Köpfe) and whether he holds all four Kings (RULES.md 5.5)."""
+    return (hand & TRULL_MASK).bit_count(), hand & KINGS_MASK == KINGS_MASK
+
+
 @dataclass(frozen=True)
 class PlayTask:
     """One position to play out and score.
@@ -64,8 +70,8 @@ class Scorer:
     ``score_fn(contract, declarer, annset, thirds, valat, dealt, hand_after,
     defenders)`` returns ``(net_declarer, made)``; :func:`calculator_score_fn`
     builds it from the project's scoring calculator.  Results are cached on the
-    quantities the score depends on when no bird is scored: the thirds, Valat,
-    and who holds the Trull cards and Kings.
+    quantities the score depends on when no bird is scored: the thirds, Valat, the
+    declarer's Trull cards and Kings, and each defender's :func:`holding_class`.
     """
 
     def __init__(self, contract: str, declarer: int, annsets: Sequence[AnnSet],
@@ -117,7 +123,7 @@ class Scorer:
         defenders = (task.hands[(d + 1) % 3], task.hands[(d + 2) % 3])
         hand_after = task.hands[d]
         key = (thirds, valat, task.dealt & HOLDING_MASK, hand_after & HOLDING_MASK,
-               defenders[0] & HOLDING_MASK, defenders[1] & HOLDING_MASK)
+               holding_class(defenders[0]), holding_class(defenders[1]))
         n = len(self.annsets)
         hit = self._cache.get(key)
         if hit is None:

@@ -149,6 +149,14 @@ class ExactSolver:
         _requests, futures = handle
         return futures is None or all(f.done() for f in futures)
 
+    def wait_any(self, handles: Sequence[Any], timeout: float) -> None:
+        """Wait until one of the handles is ready, at most ``timeout`` seconds."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        futures = [f for _r, fs in handles if fs is not None for f in fs]
+        if futures:
+            wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
+
     def collect(self, handle: Any, deadline: float | None) -> list[int | None]:
         """Exact future points of each submitted request (None: not finished by the
         deadline; the solves' own seconds budgets end them there)."""

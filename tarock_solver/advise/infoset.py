@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from ..errors import DealError
 from ..estimate import load_evaluator
 from ..talon import Exchange, exchanges
 from .announcements import Policy
-from .evaluate import HOLDING_MASK, PlayTask, Scorer
+from .evaluate import HOLDING_MASK, PlayTask, Scorer, holding_class
 from .sampling import Knowledge, rng_for
 
 __all__ = ["ExchangeChoice", "choose_announcements", "choose_exchange", "evaluate_positions",
@@ -147,7 +148,8 @@ def choose_announcements(policies: Sequence[Policy], scorer: Scorer, hand: int, 
     """
     hand_after = exchange.hand_after if exchange is not None else hand
     pile = exchange.declarer_pile_thirds if exchange is not None else 0
-    fixed = [_fixed_set(pol, scorer.annsets) for pol in policies]
+    allowed_sets = _allowed_sets(tuple(policies), tuple(scorer.annsets))
+    fixed = [a[0] if len(a) == 1 else None for a in allowed_sets]
     if all(f is not None for f in fixed):
         return [int(f) for f in fixed]  # type: ignore[arg-type]
     # The score depends on the points and on who holds the Trull cards and Kings;
@@ -156,11 +158,19 @@ def choose_announcements(policies: Sequence[Policy], scorer: Scorer, hand: int, 
     points = np.rint(np.asarray(inner_points, dtype=np.float64)).astype(np.int64)
     keys = Counter(zip(points.tolist(), (inner[:, d1] & np.uint64(HOLDING_MASK)).tolist(),
                        (inner[:, d2] & np.uint64(HOLDING_MASK)).tolist(), strict=True))
-    wanted = sorted({i for pol, f in zip(policies, fixed, strict=True) if f is None
-                     for i, s in enumerate(scorer.annsets) if pol.allows(s)})
+    # worlds alike in what the scoring sees of the defenders are scored once
+    merged: Counter = Counter()
+    first: dict = {}
+    for (pts, h1, h2), count in keys.items():
+        k = (pts, holding_class(int(h1)), holding_class(int(h2)))
+        merged[k] += count
+        first.setdefault(k, (pts, h1, h2))
+    wanted = sorted({i for a, f in zip(allowed_sets, fixed, strict=True) if f is None
+                     for i in a})
     nets = np.zeros(len(scorer.annsets))
     in_play = None
-    for (pts, h1, h2), count in keys.items():
+    for k, count in merged.items():
+        pts, h1, h2 = first[k]
         hands = [0, 0, 0]
         hands[seat], hands[d1], hands[d2] = hand_after, int(h1), int(h2)
         task = PlayTask((hands[0], hands[1], hands[2]), seat, pile, hand, scorer.contract)
@@ -171,17 +181,16 @@ def choose_announcements(policies: Sequence[Policy], scorer: Scorer, hand: int, 
         out = scorer.outcome(task, pile + 3 * pts, 3 * pts == in_play, wanted)
         nets += count * out.net  # NaN for a set not announceable: never chosen below
     chosen = []
-    for pol, f in zip(policies, fixed, strict=True):
+    for a, f in zip(allowed_sets, fixed, strict=True):
         if f is not None:
             chosen.append(f)
             continue
-        allowed = [i for i, s in enumerate(scorer.annsets) if pol.allows(s)
-                   and np.isfinite(nets[i])]
+        allowed = [i for i in a if np.isfinite(nets[i])]
         chosen.append(max(allowed, key=lambda i: (nets[i], -i)) if allowed else 0)
     return chosen
 
 
-def _fixed_set(policy: Policy, annsets: Sequence[tuple]) -> int | None:
-    """The one set a policy allows, or None when it leaves a choice."""
-    allowed = [i for i, s in enumerate(annsets) if policy.allows(s)]
-    return allowed[0] if len(allowed) == 1 else None
+@lru_cache(maxsize=64)
+def _allowed_sets(policies: tuple[Policy, ...], annsets: tuple) -> tuple[tuple[int, ...], ...]:
+    """Per policy, the indices of the announcement sets it allows."""
+    return tuple(tuple(i for i, s in enumerate(annsets) if pol.allows(s)) for pol in policies)
