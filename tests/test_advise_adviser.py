@@ -259,3 +259,38 @@ def test_given_talon_decides_once_and_never_recommends_passing_a_talon_contract(
     lost = advise(request(contracts=("three",), talon=talon, samples=16,
                           solve_batch=zero_trick_points))
     assert lost.recommendation["contract"] == "three"
+
+
+def test_the_score_sees_a_defender_only_through_his_holding_class() -> None:
+    """Swapping cards other than Trull cards and Kings between the defenders changes their
+    hands but not what the scoring sees, so every set scores alike (the scorer's cache key
+    relies on it); a positive control: giving one defender all four Kings does change it."""
+    from tarock_solver.advise.evaluate import holding_class
+    from tarock_solver.advise.rulesview import RulesView
+    from tarock_solver.cards import KINGS_MASK, TRULL_MASK
+    from tarock_solver.deal import random_deals
+
+    fn = RulesView(load_rules("dummett")).score_fn()
+    annsets = [(), (("absolut", "after"),), (("kramerpoi", "before"),)]
+    protected = KINGS_MASK | TRULL_MASK
+    checked = 0
+    for d in random_deals(11, 40):
+        me, d1, d2 = d.hands
+        a = (d1 & -d1 & ~protected) or ((d1 & ~protected) & -(d1 & ~protected))
+        b = (d2 & ~protected) & -(d2 & ~protected)
+        swapped = ((d1 & ~a) | b, (d2 & ~b) | a)
+        assert swapped != (d1, d2)
+        assert [holding_class(h) for h in swapped] == [holding_class(h) for h in (d1, d2)]
+        for s in annsets:
+            for thirds in (90, 111, 132):
+                assert fn("three", 0, s, thirds, False, me, me, (d1, d2)) == \
+                    fn("three", 0, s, thirds, False, me, me, swapped)
+                checked += 1
+    assert checked == 360
+    me, d1, d2 = random_deals(12, 1)[0].hands
+    base = (d1 & ~KINGS_MASK, d2 & ~KINGS_MASK)
+    four = (base[0] | KINGS_MASK, base[1])
+    mine = me & ~KINGS_MASK
+    assert holding_class(four[0]) != holding_class(base[0])
+    assert fn("three", 0, (), 111, False, mine, mine, base) != \
+        fn("three", 0, (), 111, False, mine, mine, four)

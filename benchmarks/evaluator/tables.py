@@ -49,7 +49,7 @@ def report_tables(path: str) -> str:
            "|---|---|---|---|---|---|---|"]
     out.append(f"| ridge, all train rows | - {_fmt(rep['ridge_test_full16'])}")
     for run in rep["runs"]:
-        out.append(f"| MLP {run['fraction']:.0%} | {run['train_rows']} "
+        out.append(f"| trees, {run['fraction']:.0%} | {run['train_rows']} "
                    f"({run['train_full16_rows']}) {_fmt(run['test']['full16'])}")
     last = rep["runs"][-1]["test"]
     out += ["", "Last model, held-out, by cards per hand:", "",
