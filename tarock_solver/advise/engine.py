@@ -101,6 +101,7 @@ class ContractSeries:
     #: The prefix ended at a solve the deadline cut short.
     cut: bool = False
     options_valued: list[int] = field(default_factory=list)  # exchanges valued per world
+    _values: dict = field(default_factory=dict, repr=False)  # memo of values()
 
     @property
     def contract(self) -> str:
@@ -112,10 +113,23 @@ class ContractSeries:
 
     def values(self, policy: int, what: str, exact: bool) -> np.ndarray:
         """Per world (the exact prefix if ``exact``): ``net``, ``made`` or ``points``
-        (rounded card points of the declarer, discard included) of a policy."""
+        (rounded card points of the declarer, discard included) of a policy.
+
+        Memoised on the number of values: worlds and prefixes only grow, so the first
+        ``k`` values never change (the report asks for each many times)."""
         source = self.exact if exact else self.estimates
+        key = (policy, what, exact)
+        hit = self._values.get(key)
+        if hit is not None and len(hit) == len(source):
+            return hit
+        if hit is not None and len(hit) > len(source):
+            hit = None
+        start = 0 if hit is None else len(hit)
         out = np.empty(len(source))
-        for j, v in enumerate(source):
+        if hit is not None:
+            out[:start] = hit
+        for j in range(start, len(source)):
+            v = source[j]
             task = self.tasks[j]
             pts = int(v) if exact else int(round(float(v)))
             thirds = task.pile_thirds + 3 * pts
@@ -125,6 +139,7 @@ class ContractSeries:
             o = self.scorer.outcome(task, thirds, 3 * pts == task.in_play_thirds)
             s = self.choices[j][policy]
             out[j] = float(o.net[s]) if what == "net" else float(o.made[s])
+        self._values[key] = out
         return out
 
     def terms(self, policy: int, what: str, weight: float = 1.0,
@@ -262,6 +277,7 @@ class Engine:
         for ser in self.series.values():
             for name in ("tasks", "exchanges", "choices", "options_valued", "estimates"):
                 del getattr(ser, name)[n:]
+            ser._values.clear()
         return n
 
     # -- phase 2
