@@ -25,7 +25,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-__all__ = ["ExactSolver", "Request", "kernels_cached", "warm_up"]
+__all__ = ["ExactSolver", "Request", "warm_up"]
 
 #: One position: (hands at trick 1 in seat order, declarer seat, a first guess of its
 #: value for MTD(f)); forehand leads.
@@ -34,16 +34,6 @@ Request = tuple[tuple[int, int, int], int, int]
 TT_BITS = 20
 #: Seconds a collect waits past the deadline for solves to return their bounds.
 GRACE = 2.0
-
-
-def kernels_cached() -> bool:
-    """Does numba's cache hold the card-point driver for the current source?"""
-    from ..solver._kernels import mtd
-
-    try:
-        return bool(mtd.mtd_bounds._cache._cache_file._load_index())
-    except Exception:  # a numba without this (private) layout: assume a compile is due
-        return False
 
 
 def warm_up(search: Any = None) -> None:
@@ -96,6 +86,8 @@ class ExactSolver:
         t0 = time.time()
 
         def load() -> None:
+            from ..solver import kernels_cached
+
             if not kernels_cached():
                 # A detached process compiles and writes numba's cache: it finishes even
                 # if this run ends first, so the next run loads the kernels.

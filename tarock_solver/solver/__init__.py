@@ -44,6 +44,7 @@ from .cardpoints import (
     DEFAULT_TT_BITS,
     CardPointSearch,
     default_search,
+    kernels_cached,
     remaining_points,
     solve_cards,
     solve_position,
@@ -68,6 +69,7 @@ __all__ = [
     "ANNOUNCEABLE", "DEFAULT_TT_BITS", "UNLIMITED", "AnnouncementChoice", "Budget",
     "CardPointSearch", "GamePointResult", "GamePointSearch", "OverBudget", "Payoff",
     "Position", "SearchResult", "SearchStats", "announcement_options", "best_announcements",
-    "bird_bits", "deal_game_points", "default_search", "make_payoff", "remaining_points",
+    "bird_bits", "deal_game_points", "default_search", "kernels_cached", "make_payoff",
+    "remaining_points",
     "reserved_birds", "solve_cards", "solve_game_points", "solve_many", "solve_position",
 ]

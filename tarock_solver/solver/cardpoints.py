@@ -33,7 +33,7 @@ from .budget import Budget
 from .position import Position
 from .result import SearchResult, SearchStats
 
-__all__ = ["DEFAULT_TT_BITS", "CardPointSearch", "check_tt_bits", "default_search",
+__all__ = ["DEFAULT_TT_BITS", "CardPointSearch", "check_tt_bits", "default_search", "kernels_cached",
            "remaining_points", "solve_cards", "solve_position"]
 
 #: Default table size: 2**21 rows of 64 bytes (128 MiB: 2**22 rank-only entries, or
@@ -168,6 +168,17 @@ class CardPointSearch:
 
 
 _default: dict[int, CardPointSearch] = {}
+
+
+def kernels_cached() -> bool:
+    """Does numba's cache hold the compiled card-point driver for the current source?
+
+    (False on a fresh install: the first search compiles for a minute or two.)
+    """
+    try:
+        return bool(mtd.mtd_bounds._cache._cache_file._load_index())
+    except Exception:  # a numba without this (private) layout: assume a compile is due
+        return False
 
 
 def default_search(tt_bits: int | None = None) -> CardPointSearch:
