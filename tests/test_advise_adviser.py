@@ -294,3 +294,15 @@ def test_the_score_sees_a_defender_only_through_his_holding_class() -> None:
     assert holding_class(four[0]) != holding_class(base[0])
     assert fn("three", 0, (), 111, False, mine, mine, base) != \
         fn("three", 0, (), 111, False, mine, mine, four)
+
+
+def test_without_exact_worlds_no_number_gets_an_error_bar() -> None:
+    """The evaluator alone is not corrected for its bias: no SE anywhere, tentative."""
+    adv = advise(request(samples=24, settings=replace(FAST, max_exact=0)))
+    t = adv.table[adv.table["kind"] != "pass"]
+    assert (t["exact_worlds"] == 0).all()
+    for col in ("mean_net_se", "mean_points_se", "win_prob_se", "gain_se"):
+        assert t[col].isna().all(), col
+    rec = adv.recommendation
+    assert rec["tentative"] and not math.isfinite(rec["mean_net_se"])
+    assert not math.isfinite(rec["runner_up"]["difference_se"])

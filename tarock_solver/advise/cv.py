@@ -61,15 +61,19 @@ def combine(terms: Sequence[PrefixTerm], *, min_prefix: int = 2) -> Estimate:
     """The signed sum of the terms' prefix means, with its standard error.
 
     The SE is NaN when any term has fewer than ``min_prefix`` values (a
-    covariance needs at least two).  Terms with no values make the mean NaN.
+    covariance needs at least two).  A term with no values (a correction not yet
+    measured) adds nothing to the mean and leaves the SE NaN: the mean is then the
+    evaluator's alone, with no honest error bar.
     """
     terms = [t for t in terms if t.weight != 0.0]
     if not terms:
         return Estimate(0.0, 0.0, 0, 0)
     lengths = [len(t.values) for t in terms]
+    if max(lengths) == 0:
+        return Estimate(math.nan, math.nan, 0, 0)
+    mean = float(sum(t.weight * float(np.mean(t.values)) for t in terms if len(t.values)))
     if min(lengths) == 0:
-        return Estimate(math.nan, math.nan, max(lengths), 0)
-    mean = float(sum(t.weight * float(np.mean(t.values)) for t in terms))
+        return Estimate(mean, math.nan, max(lengths), 0)
     if min(lengths) < max(2, min_prefix):
         return Estimate(mean, math.nan, max(lengths), min(lengths))
     var = 0.0

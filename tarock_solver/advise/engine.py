@@ -152,8 +152,7 @@ class ContractSeries:
         if worlds is not None:
             g = g[worlds[:len(g)]]
             d = d[worlds[:len(d)]]
-        if not len(d):  # no exact world yet: the evaluator's mean alone (uncorrected)
-            return [PrefixTerm(g, weight)]
+        # no exact world yet: d is empty, and the estimate is the evaluator's (no SE)
         return [PrefixTerm(g, weight), PrefixTerm(d, weight)]
 
     def estimate(self, policy: int, what: str) -> Estimate:
