@@ -1,16 +1,18 @@
 """The learned double-dummy evaluator: the card points of a position in microseconds.
 
 * :mod:`.positions` — the seeded sampler of positions to label (post-exchange,
-  random, short);
+  biddable, random, short);
 * :mod:`.labels` — exact labels from the solver, resumable and byte-reproducible;
 * :mod:`.features` — suit-symmetric features (exactly invariant under suit
   permutations);
-* :mod:`.model` — numpy-only inference, :func:`estimate_many` and
-  :func:`estimate_position` (bit-for-bit equal per row by fixed-point arithmetic);
-* :mod:`.train` — the seeded numpy training command.
+* :mod:`.trees` — the oblivious-tree ensemble and its numba inference;
+* :mod:`.model` — :func:`estimate_many` and :func:`estimate_position` (bit-for-bit
+  equal per row: each row is summed by the same loop in any batch);
+* :mod:`.boosting`, :mod:`.train` — the seeded numpy trainer and its command.
 
-Only :mod:`.model` and :mod:`.features` are needed at inference time; they import
-nothing beyond numpy and the project's errors and card tables.
+Only :mod:`.model`, :mod:`.trees` and :mod:`.features` are needed at inference
+time; they import nothing beyond numpy, numba and the project's errors and card
+tables.
 """
 
 from __future__ import annotations
