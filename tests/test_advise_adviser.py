@@ -24,7 +24,6 @@ from advise_fakes import (
 from tarock_solver.advise import AdviceRequest, AdviceSettings, advise
 from tarock_solver.advise.cv import MIN_EXACT
 from tarock_solver.advise.engine import Engine
-from tarock_solver.advise.exact import ExactSolver
 from tarock_solver.advise.infoset import choose_exchange, inner_hands
 from tarock_solver.advise.plan import make_problem
 from tarock_solver.advise.report import _paired, option_rows, recommend
@@ -57,7 +56,7 @@ def row(adv, contract: str, option: str = "plain"):
 
 def engine_for(req: AdviceRequest, worlds: int) -> Engine:
     rules = req.rule_profile()
-    eng = Engine(make_problem(req, rules), req.settings, ExactSolver(1, req.solve_batch), None)
+    eng = Engine(make_problem(req, rules), req.settings)
     for j in range(worlds):
         eng.evaluate_world(j)
     return eng

@@ -262,7 +262,6 @@ class _Progress:
 def _batch_throughput(settings: Settings, n_deals: int, node_limit: int | None,
                       deals_file: str | None, json_path: str | None) -> None:
     """Deals per second of a real batch run (checkpoints and merge included), 1 job vs all."""
-    import json
     import os
 
     from tarock_solver.batch import measure_batch_throughput
@@ -285,17 +284,13 @@ def _batch_throughput(settings: Settings, n_deals: int, node_limit: int | None,
     if len(runs) > 1 and runs[0]["deals_per_second"]:
         click.echo(f"Scaling {runs[-1]['jobs']} jobs / 1 job: "
                    f"{runs[-1]['deals_per_second'] / runs[0]['deals_per_second']:.2f}x")
-    if json_path is not None:
-        with open(json_path, "w", encoding="utf-8") as fh:
-            json.dump({"machine": info, "batch": runs}, fh, indent=2)
-        click.echo(f"Wrote {json_path}.")
+    _save({"machine": info, "batch": runs}, json_path)
 
 
 def _gamepoint_ratio(settings: Settings, deals: int | None, node_limit: int | None,
                      tricks: tuple[int, ...] | None, deals_file: str | None,
                      json_path: str | None) -> None:
     """Game-point solve time over card-point solve time on the bench deals."""
-    import json
 
     from tarock_solver.bench.gamepoints import (
         GamePointBenchConfig,
@@ -320,30 +315,32 @@ def _gamepoint_ratio(settings: Settings, deals: int | None, node_limit: int | No
     if json_path is not None:
         from tarock_solver.bench.gamepoints import json_ready
 
-        with open(json_path, "w", encoding="utf-8") as fh:
-            json.dump(json_ready(doc), fh, indent=1)
+        _save(json_ready(doc), json_path)
+
+
+def _save(doc: dict, json_path: str | None) -> None:
+    """Write a bench document as JSON (``--json``; its path was checked before the run)."""
+    if json_path is not None:
+        from tarock_solver.bench import save_report
+
+        save_report(doc, json_path)
         click.echo(f"Wrote {json_path}.")
 
 
 def _estimate_bench(count: int, json_path: str | None) -> None:
     """The evaluator's positions per second, batched and single."""
-    import json
 
     from tarock_solver.bench.estimate import format_estimate_report, run_estimate_bench
 
     doc = run_estimate_bench(count=count)
     for line in format_estimate_report(doc):
         click.echo(line)
-    if json_path is not None:
-        with open(json_path, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=1, ensure_ascii=False)
-        click.echo(f"Wrote {json_path}.")
+    _save(doc, json_path)
 
 
 def _advise_bench(settings: Settings, hands: int | None, seeds: int, time_limit: float,
                   threads: int | None, json_path: str | None) -> None:
     """The adviser's stability across seeds, SEs and wall times on the shipped hands."""
-    import json
     import os
 
     from tarock_solver.bench.advise import format_advise_report, run_advise_bench
@@ -355,7 +352,4 @@ def _advise_bench(settings: Settings, hands: int | None, seeds: int, time_limit:
                            status=lambda msg: click.echo(msg, err=True))
     for line in format_advise_report(doc):
         click.echo(line)
-    if json_path is not None:
-        with open(json_path, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=1, ensure_ascii=False)
-        click.echo(f"Wrote {json_path}.")
+    _save(doc, json_path)

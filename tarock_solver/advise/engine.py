@@ -28,7 +28,6 @@ never on timing or on the number of workers.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,7 +40,13 @@ from ..talon import Exchange
 from .cv import MIN_EXACT, MIN_WORLDS, Estimate, PrefixTerm, combine
 from .evaluate import PlayTask, Scorer
 from .exact import ExactSolver
-from .infoset import choose_announcements, choose_exchange, evaluate_positions, inner_hands
+from .infoset import (
+    allowed_sets,
+    choose_announcements,
+    choose_exchange,
+    evaluate_positions,
+    inner_hands,
+)
 from .rulesview import RulesView
 from .sampling import STREAM_FRESH, STREAM_INNER, STREAM_WORLD, World, world_at
 from .types import ContractPlan
@@ -157,10 +162,7 @@ class ContractSeries:
 
     def estimate(self, policy: int, what: str) -> Estimate:
         """The control-variate estimate; with no exact world yet, the evaluator's mean
-        alone (no SE: its bias is not corrected)."""
-        if not self.exact:
-            g = self.values(policy, what, exact=False)
-            return Estimate(float(np.mean(g)) if len(g) else math.nan, math.nan, len(g), 0)
+        alone (no SE: its bias is not corrected, see :func:`~.cv.combine`)."""
         return combine(self.terms(policy, what), min_prefix=MIN_EXACT)
 
 
@@ -178,21 +180,13 @@ class EngineResult:
     contenders: list[str] = field(default_factory=list)
 
 
-def _policy_choices(plan: ContractPlan) -> list[int]:
-    """Solo: every policy's set is fixed."""
-    return [next(i for i, s in enumerate(plan.annsets) if pol.allows(s)) for pol in plan.policies]
-
-
 class Engine:
     """Runs both phases for one :class:`~.plan.Problem`."""
 
-    def __init__(self, problem: Problem, settings: AdviceSettings, exact: ExactSolver,
-                 deadline: float | None) -> None:
+    def __init__(self, problem: Problem, settings: AdviceSettings) -> None:
         self.p = problem
         self.s = settings
         self.view = RulesView(problem.rules)
-        self.exact_solver = exact
-        self.deadline = deadline
         score_fn = self.view.score_fn()
         self.series = {pl.contract: ContractSeries(pl, Scorer(pl.contract, problem.seat,
                                                               pl.annsets, score_fn))
@@ -238,7 +232,9 @@ class Engine:
         for c, ser in self.series.items():
             plan = ser.plan
             if plan.take == 0:
-                ex, choices, valued = None, _policy_choices(plan), 1
+                # Solo: every policy's set is fixed
+                sets = allowed_sets(plan.policies, plan.annsets)
+                ex, choices, valued = None, [a[0] for a in sets], 1
             elif c in self.fixed:
                 ex, choices, _info = self.fixed[c]
                 valued = 0
@@ -280,20 +276,6 @@ class Engine:
         return n
 
     # -- phase 2
-    def best_policy(self, ser: ContractSeries) -> tuple[int, Estimate]:
-        """The contract's best option by its estimate of E[net] (ties: the earlier)."""
-        best = (0, ser.estimate(0, "net"))
-        for i in range(1, len(ser.plan.policies)):
-            e = ser.estimate(i, "net")
-            if math.isfinite(e.mean) and e.mean > best[1].mean + 1e-12:
-                best = (i, e)
-        return best
-
-    def paired(self, a: ContractSeries, pa: int, b: ContractSeries, pb: int,
-               what: str = "net") -> Estimate:
-        """E[a] − E[b] on common worlds, control-variate corrected on each prefix."""
-        return combine(a.terms(pa, what) + b.terms(pb, what, -1.0), min_prefix=MIN_EXACT)
-
     def contenders(self) -> list[ContractSeries]:
         """The contracts that get the next exact worlds: the best ``settings.contenders``
         by the evaluator's mean net of their best option (ties: rules order).
@@ -357,7 +339,7 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
                samples: int, deadline: float | None,
                progress: Callable[[str, int, int], None] | None = None) -> EngineResult:
     """Both phases within ``deadline``; Ctrl-C ends the current phase with what is done."""
-    eng = Engine(problem, settings, exact, deadline)
+    eng = Engine(problem, settings)
     start = time.time()
     report = progress or (lambda phase, done, total: None)
     interrupted = False

@@ -177,10 +177,6 @@ class ExactSolver:
             out.append(value)
         return out
 
-    def solve(self, requests: Sequence[Request], deadline: float | None) -> list[int | None]:
-        """:meth:`submit` then :meth:`collect`."""
-        return self.collect(self.submit(requests, deadline), deadline)
-
     def close(self) -> None:
         """Stop the threads once their current solve ends (queued work is dropped)."""
         while True:

@@ -29,11 +29,11 @@ from ..errors import DealError
 from ..estimate import load_evaluator
 from ..talon import Exchange, exchanges
 from .announcements import Policy
-from .evaluate import HOLDING_MASK, PlayTask, Scorer, holding_class
+from .evaluate import PlayTask, Scorer, holding_class
 from .sampling import Knowledge, rng_for
 
-__all__ = ["ExchangeChoice", "choose_announcements", "choose_exchange", "evaluate_positions",
-           "inner_hands", "warm_evaluator"]
+__all__ = ["ExchangeChoice", "allowed_sets", "choose_announcements", "choose_exchange",
+           "evaluate_positions", "inner_hands", "warm_evaluator"]
 
 _MAX_REDRAWS = 1000
 _BITS = np.uint64(1) << np.arange(54, dtype=np.uint64)
@@ -148,31 +148,28 @@ def choose_announcements(policies: Sequence[Policy], scorer: Scorer, hand: int, 
     """
     hand_after = exchange.hand_after if exchange is not None else hand
     pile = exchange.declarer_pile_thirds if exchange is not None else 0
-    allowed_sets = _allowed_sets(tuple(policies), tuple(scorer.annsets))
-    fixed = [a[0] if len(a) == 1 else None for a in allowed_sets]
+    per_policy = allowed_sets(tuple(policies), tuple(scorer.annsets))
+    fixed = [a[0] if len(a) == 1 else None for a in per_policy]
     if all(f is not None for f in fixed):
         return [int(f) for f in fixed]  # type: ignore[arg-type]
-    # The score depends on the points and on who holds the Trull cards and Kings;
-    # inner worlds alike in those are scored once.
+    wanted = sorted({i for a, f in zip(per_policy, fixed, strict=True) if f is None for i in a})
+    # The score sees the points and, of each defender, his holding class: inner worlds
+    # alike in those are scored once (on the first of them).
     d1, d2 = (seat + 1) % 3, (seat + 2) % 3
     points = np.rint(np.asarray(inner_points, dtype=np.float64)).astype(np.int64)
-    keys = Counter(zip(points.tolist(), (inner[:, d1] & np.uint64(HOLDING_MASK)).tolist(),
-                       (inner[:, d2] & np.uint64(HOLDING_MASK)).tolist(), strict=True))
-    # worlds alike in what the scoring sees of the defenders are scored once
     merged: Counter = Counter()
     first: dict = {}
-    for (pts, h1, h2), count in keys.items():
-        k = (pts, holding_class(int(h1)), holding_class(int(h2)))
-        merged[k] += count
+    for pts, h1, h2 in zip(points.tolist(), inner[:, d1].tolist(), inner[:, d2].tolist(),
+                           strict=True):
+        k = (pts, holding_class(h1), holding_class(h2))
+        merged[k] += 1
         first.setdefault(k, (pts, h1, h2))
-    wanted = sorted({i for a, f in zip(allowed_sets, fixed, strict=True) if f is None
-                     for i in a})
     nets = np.zeros(len(scorer.annsets))
     in_play = None
     for k, count in merged.items():
         pts, h1, h2 = first[k]
         hands = [0, 0, 0]
-        hands[seat], hands[d1], hands[d2] = hand_after, int(h1), int(h2)
+        hands[seat], hands[d1], hands[d2] = hand_after, h1, h2
         task = PlayTask((hands[0], hands[1], hands[2]), seat, pile, hand, scorer.contract)
         if in_play is None:
             row = [int(h) for h in inner[0]]
@@ -181,7 +178,7 @@ def choose_announcements(policies: Sequence[Policy], scorer: Scorer, hand: int, 
         out = scorer.outcome(task, pile + 3 * pts, 3 * pts == in_play, wanted)
         nets += count * out.net  # NaN for a set not announceable: never chosen below
     chosen = []
-    for a, f in zip(allowed_sets, fixed, strict=True):
+    for a, f in zip(per_policy, fixed, strict=True):
         if f is not None:
             chosen.append(f)
             continue
@@ -191,6 +188,6 @@ def choose_announcements(policies: Sequence[Policy], scorer: Scorer, hand: int, 
 
 
 @lru_cache(maxsize=64)
-def _allowed_sets(policies: tuple[Policy, ...], annsets: tuple) -> tuple[tuple[int, ...], ...]:
-    """Per policy, the indices of the announcement sets it allows."""
+def allowed_sets(policies: tuple[Policy, ...], annsets: tuple) -> tuple[tuple[int, ...], ...]:
+    """Per policy, the indices of the announcement sets it allows (tuples: cached)."""
     return tuple(tuple(i for i, s in enumerate(annsets) if pol.allows(s)) for pol in policies)
