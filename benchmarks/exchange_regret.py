@@ -1,7 +1,11 @@
 """What the adviser's talon exchange costs against the exactly best exchange.
 
 ``python benchmarks/exchange_regret.py [--talons 54] [--seed 1] [--inner-exact 16]
-[--candidates 8] [--out FILE.json]`` (one thread: ``NUMBA_NUM_THREADS=1``).
+[--candidates 8] [--out FILE.json] [--shard I/N] [--resume]`` (one thread:
+``NUMBA_NUM_THREADS=1``); ``--shard I/N`` runs the talons ``t % N == I`` (one
+process per shard, each its own ``--out``), ``--resume`` keeps the talons an
+``--out`` file of the same configuration already has, and ``--merge A.json B.json
+… --out ALL.json`` joins shard files into one summary.
 
 **Situations.**  Talon *t* belongs to hand ``t % H`` of ``advise_hands.jsonl`` (the
 demo and the shipped hands, H = 21) at its seat, in round ``r = t // H``; its talon
@@ -216,6 +220,21 @@ def _write(path: str, payload: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+def merge(paths: list[str], out: str | None) -> None:
+    """One summary over shard files of the same configuration (each talon once)."""
+    files = [json.loads(Path(p).read_text(encoding="utf-8")) for p in paths]
+    config = files[0]["config"]
+    if any(f["config"] != config for f in files):
+        raise SystemExit("the shard files have different configurations")
+    recs = sorted({r["talon"]: r for f in files for r in f["talons"]}.values(),
+                  key=lambda r: r["talon"])
+    payload = {"config": config, "summary": summarize(recs, config["candidates"]),
+               "talons": recs}
+    if out:
+        _write(out, payload)
+    print(json.dumps(payload["summary"], indent=1))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--talons", type=int, default=54)
@@ -223,7 +242,16 @@ def main() -> None:
     ap.add_argument("--inner-exact", type=int, default=16)
     ap.add_argument("--candidates", type=int, default=8)
     ap.add_argument("--out", help="JSON file of per-talon records and the summary")
+    ap.add_argument("--shard", default="0/1", help="I/N: run the talons t %% N == I")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the talons --out already holds (same configuration)")
+    ap.add_argument("--merge", nargs="+", metavar="FILE",
+                    help="join shard files of one configuration into --out; no solving")
     args = ap.parse_args()
+    if args.merge:
+        merge(args.merge, args.out)
+        return
+    shard, shards = (int(x) for x in args.shard.split("/"))
     rules = load_rules("dummett")
     settings = AdviceSettings()
     hands = load_advise_hands()
@@ -236,7 +264,15 @@ def main() -> None:
               "screen": settings.screen, "keep": settings.keep, "stream_exact": STREAM_EXACT,
               "numba_threads": os.environ.get("NUMBA_NUM_THREADS")}
     recs: list[dict[str, Any]] = []
+    if args.resume and args.out and Path(args.out).exists():
+        old = json.loads(Path(args.out).read_text(encoding="utf-8"))
+        if old["config"] != config:
+            raise SystemExit(f"{args.out} holds another configuration: {old['config']}")
+        recs = old["talons"]
+    done = {r["talon"] for r in recs}
     for t in range(args.talons):
+        if t % shards != shard or t in done:
+            continue
         rec = run_talon(t, hands, args, rules, settings, search)
         recs.append(rec)
         print(f"talon {t:3d} {rec['hand_id']:>8} {rec['contract']:5} options {rec['options']:3d}"

@@ -245,6 +245,41 @@ def test_lower_only_where_the_seat_can_bid_it() -> None:
         make_problem(request(seat=0, contracts=("lower",)), rules)
 
 
+def test_lower_is_recommended_only_over_a_seniors_three() -> None:
+    """Lower and Three are never open together: the opening recommendation leaves Lower
+    out, the answer to a senior's Three leaves Three out; a declarer who always wins
+    opens with a bid other than Lower and answers a Three with something above it."""
+    for solver in (all_trick_points, fake_trick_points):
+        eng = engine_for(request(seat=1, samples=24, solve_batch=solver,
+                                 settings=replace(FAST, contenders=5)), 24)
+        for ser in eng.series.values():
+            ser.exact = solver([(t.hands, 1) for t in ser.tasks])
+        rows = option_rows(eng.series)
+        rec = recommend(eng.series, rows)
+        assert rec["contract"] != "lower"
+        cond = rec["if_senior_three"]
+        assert cond["contract"] != "three"
+        ranked = sorted((r for r in rows if r.contract != "three"), key=lambda r: -r.net.mean)
+        best = ranked[0]
+        assert cond["contract"] == (best.contract if best.net.mean > 0 else "pass")
+        if solver is all_trick_points:
+            lower = next(r for r in rows if (r.contract, r.option) == ("lower", "plain"))
+            three = next(r for r in rows if (r.contract, r.option) == ("three", "plain"))
+            # same worlds, same exchanges, game value 4 instead of 3
+            assert lower.net.mean > three.net.mean > 0
+    # Three and Lower alone: Lower is worth more, yet the opening bid is Three
+    eng = engine_for(request(seat=1, samples=16, contracts=("three", "lower"),
+                             solve_batch=all_trick_points), 16)
+    for ser in eng.series.values():
+        ser.exact = all_trick_points([(t.hands, 1) for t in ser.tasks])
+    rec = recommend(eng.series, option_rows(eng.series))
+    assert rec["contract"] == "three" and rec["runner_up"]["contract"] == "pass"
+    assert rec["if_senior_three"]["contract"] == "lower"
+    # forehand can never bid Lower: no conditional answer
+    eng = engine_for(request(seat=0, samples=12), 12)
+    assert "if_senior_three" not in recommend(eng.series, option_rows(eng.series))
+
+
 def test_given_talon_decides_once_and_never_recommends_passing_a_talon_contract() -> None:
     talon = parse_talon("D4,DJ,SQ,C8,CC,HJ")
     adv = advise(request(contracts=("three",), talon=talon, samples=16))

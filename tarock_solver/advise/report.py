@@ -32,8 +32,8 @@ import pandas as pd
 from .cv import MIN_EXACT, MIN_WORLDS, Estimate, combine
 from .engine import ContractSeries
 
-__all__ = ["Advice", "EXTRA_COLUMNS", "NOISE_SE", "OptionRow", "SCHEMA_COLUMNS",
-           "build_table", "option_rows", "recommend"]
+__all__ = ["ANNOUNCE_GAIN_SE", "Advice", "EXTRA_COLUMNS", "NOISE_SE", "OptionRow", "SCHEMA_COLUMNS",
+           "build_table", "eligible", "option_rows", "recommend"]
 
 SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "option", "samples",
                   "win_prob", "win_prob_se", "mean_net", "mean_net_se", "mean_points")
@@ -41,6 +41,11 @@ EXTRA_COLUMNS = ("kind", "mean_points_se", "exact_worlds", "source", "gain", "ga
                  "announce_rate", "conditional", "talon_behaviour")
 #: Two options closer than this many standard errors of their difference are a close call.
 NOISE_SE = 2.0
+#: An announcement is recommended only when its paired gain over plain play of the same
+#: contract is at least this many SEs: plain play is the default, and the noisiest
+#: options (a Kramerpoi's net swings by 80 points a world) would otherwise win the
+#: maximum by luck.
+ANNOUNCE_GAIN_SE = 1.0
 
 
 @dataclass
@@ -156,13 +161,40 @@ def _paired(series: dict[str, ContractSeries], a: OptionRow, b: OptionRow | None
     return combine(terms, min_prefix=MIN_EXACT)
 
 
+def _gain_pays(gain: Estimate | None) -> bool:
+    """Does an announcement's paired gain over plain play earn it a place in the choice?"""
+    return (gain is not None and gain.has_se and gain.mean > 1e-9
+            and gain.mean >= ANNOUNCE_GAIN_SE * gain.se)
+
+
+def eligible(rows: Sequence[OptionRow]) -> list[OptionRow]:
+    """The options the recommendation chooses from: plain play of every contract, and
+    the announcements whose gain pays (:data:`ANNOUNCE_GAIN_SE`)."""
+    return [r for r in rows if r.kind == "plain" or _gain_pays(r.gain)]
+
+
 def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
                  mask: np.ndarray, allow_pass: bool = True) -> OptionRow | None:
-    """The best option judged on the masked worlds alone (None: passing)."""
-    best, value = None, (0.0 if allow_pass else -math.inf)
+    """The option the recommendation's rule picks on the masked worlds alone (None:
+    passing): the same eligibility and the same preference for options with an SE,
+    with half the exact worlds."""
+    half = MIN_EXACT // 2
+    cands = []
     for r in rows:
-        e = combine(series[r.contract].terms(r.policy, "net", worlds=mask), min_prefix=2)
-        if math.isfinite(e.mean) and e.mean > value + 1e-12:
+        ser = series[r.contract]
+        e = combine(ser.terms(r.policy, "net", worlds=mask), min_prefix=half)
+        if not math.isfinite(e.mean):
+            continue
+        if r.kind != "plain":
+            g = combine(ser.terms(r.policy, "net", worlds=mask)
+                        + ser.terms(0, "net", -1.0, worlds=mask), min_prefix=half)
+            if not _gain_pays(g):
+                continue
+        cands.append((r, e))
+    firm = [(r, e) for r, e in cands if e.has_se]
+    best, value = None, (0.0 if allow_pass else -math.inf)
+    for r, e in firm or cands:
+        if e.mean > value + 1e-12:
             best, value = r, e.mean
     return best
 
@@ -192,18 +224,47 @@ def _held_out(series: dict[str, ContractSeries], rows: Sequence[OptionRow], worl
     return out
 
 
+#: Lower is bid only over a senior's Three (``takeover_mode=lower_bid``): it is never
+#: an alternative to opening with Three, so it is recommended only for that auction.
+CONDITIONAL_CONTRACT = "lower"
+#: The contract a Lower is bid over (unavailable once it has been bid).
+REPLACED_CONTRACT = "three"
+
+
 def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
               talon_mode: bool = False) -> dict:
     """The option with the highest expected net, if it beats passing; see the module.
 
     In talon mode the contract is bid and the talon is out: passing and
     before-talon announcements are past decisions, so neither is recommended.
+
+    Lower and Three are never open to a bidder at the same time: Lower is legal only
+    over a Three of a senior player, and then Three is gone.  So the recommendation
+    is made among the opening bids (Lower left out), and when the seat may bid Lower
+    ``if_senior_three`` holds the best answer to a senior's Three (Three left out).
     """
+    if talon_mode:
+        return _recommend_pool(series, rows, talon_mode=True)
+    opening = [r for r in rows if r.contract != CONDITIONAL_CONTRACT]
+    rec = _recommend_pool(series, opening)
+    if len(opening) < len(rows):
+        over = [r for r in rows if r.contract != REPLACED_CONTRACT]
+        cond = _recommend_pool(series, over)
+        rec["if_senior_three"] = {k: cond[k] for k in (
+            "contract", "option", "mean_net", "mean_net_se", "mean_points", "mean_points_se",
+            "p_make", "close_call", "tentative", "runner_up") if k in cond}
+    return rec
+
+
+def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
+                    talon_mode: bool = False) -> dict:
+    """:func:`recommend` among ``rows`` (and passing, unless in talon mode)."""
     worlds = max((s.worlds for s in series.values()), default=0)
     if talon_mode:
         rows = [r for r in rows if not series[r.contract].plan.policies[r.policy].before]
-    firm = [r for r in rows if r.net.has_se]
-    pool = firm or [r for r in rows if math.isfinite(r.net.mean)]
+    allowed = eligible(rows)
+    firm = [r for r in allowed if r.net.has_se]
+    pool = firm or [r for r in allowed if math.isfinite(r.net.mean)]
     tentative_why = []
     if worlds < MIN_WORLDS:
         tentative_why.append(f"{worlds} worlds (fewer than {MIN_WORLDS})")
@@ -220,6 +281,8 @@ def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
         if runner is not None and diff is not None:
             rec["runner_up"] = {"contract": runner.contract, "option": runner.option,
                                 "mean_net": runner.net.mean,
+                                "mean_points": runner.points.mean,
+                                "mean_points_se": runner.points.se,
                                 "difference": -diff.mean, "difference_se": diff.se}
             rec["close_call"] = bool(not diff.has_se or abs(diff.mean) < NOISE_SE * diff.se)
         else:
@@ -242,9 +305,14 @@ def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
                               "mean_points_se": best.points.se, "p_make": best.made.mean,
                               "exact_worlds": best.net.exact},
                    held_out_choices=held["choices"],
+                   held_out_agrees=all(c is not None and (c["contract"], c["option"])
+                                       == (best.contract, best.option)
+                                       for c in held["choices"]),
                    runner_up={"contract": runner.contract if runner else "pass",
                               "option": runner.option if runner else "plain",
                               "mean_net": runner.net.mean if runner else 0.0,
+                              "mean_points": runner.points.mean if runner else math.nan,
+                              "mean_points_se": runner.points.se if runner else math.nan,
                               "difference": diff.mean, "difference_se": diff.se},
                    close_call=bool(not diff.has_se or abs(diff.mean) < NOISE_SE * diff.se))
     if best is not None and not best.net.has_se and firm:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import math
 
 from .cv import MIN_EXACT
-from .report import Advice
+from .report import ANNOUNCE_GAIN_SE, Advice
 
 __all__ = ["advice_lines"]
 
-#: An announcement is shown when its gain over plain play is at least this many SEs,
-#: or when it is the recommended option.
-SHOW_GAIN_SE = 1.0
+#: An announcement is shown when its gain over plain play is at least this many SEs
+#: (the rule that lets it into the recommendation), or when it is recommended.
+SHOW_GAIN_SE = ANNOUNCE_GAIN_SE
 
 
 def _num(x: float | None, digits: int = 1, sign: bool = False) -> str:
@@ -71,7 +71,7 @@ def _announcement_rows(adv: Advice, names: dict[str, str]) -> tuple[list[list[st
         if r.kind == "plain" or r.gain is None:
             continue
         chosen = r.contract == rec.get("contract") and r.option == rec.get("option")
-        pays = math.isfinite(r.gain.mean) and r.gain.mean > 0 and (
+        pays = math.isfinite(r.gain.mean) and r.gain.mean > 1e-9 and (
             not r.gain.has_se or r.gain.mean >= SHOW_GAIN_SE * r.gain.se)
         if not (chosen or pays):
             hidden += 1
@@ -108,11 +108,36 @@ def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
                  f"worlds")
         if rec.get("close_call"):
             line += " (close call)"
-    line += (f". On worlds that did not choose it: E[net] "
-             f"{_pm(rec['mean_net'], rec['mean_net_se'])}, P(make) "
+    if rec.get("held_out_agrees", True):
+        line += ". On worlds that did not choose it: E[net] "
+    else:
+        picks = ", ".join("pass" if c is None else _label(names, c["contract"], c["option"])
+                          for c in rec.get("held_out_choices", []))
+        line += (f". Each half of the worlds chooses differently ({picks}); what that "
+                 f"choice earns on the other half: E[net] ")
+    line += (f"{_pm(rec['mean_net'], rec['mean_net_se'])}, P(make) "
              f"{_pct(rec['p_make'], math.nan)}, "
              f"{_pm(rec['mean_points'], rec['mean_points_se'], 1, False)} card points.")
     return line
+
+
+def senior_three_line(adv: Advice, names: dict[str, str]) -> str | None:
+    """The answer to a senior player's Three, for a seat that may then bid Lower."""
+    cond = adv.recommendation.get("if_senior_three")
+    if not cond:
+        return None
+    head = "If a senior player bids Three (Three is then gone; Lower is open)"
+    if cond["contract"] == "pass":
+        ru = cond.get("runner_up")
+        best = (f"; the best bid, {_label(names, ru['contract'], ru['option'])}, expects "
+                f"{_num(ru['mean_net'], 1, True)}" if ru else "")
+        return f"{head}: pass{best}" + (" — close call." if cond.get("close_call") else ".")
+    ru = cond.get("runner_up") or {}
+    other = ("passing" if ru.get("contract", "pass") == "pass"
+             else _label(names, ru["contract"], ru["option"]))
+    return (f"{head}: bid {_label(names, cond['contract'], cond['option'])}, "
+            f"{_pm(ru.get('difference', math.nan), ru.get('difference_se', math.nan))} over "
+            f"{other}" + (" (close call)." if cond.get("close_call") else "."))
 
 
 def _reasons(adv: Advice) -> list[str]:
@@ -139,6 +164,9 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
     lines.append("")
     lines.append(recommendation_line(adv, names))
     lines += _reasons(adv)
+    senior = senior_three_line(adv, names)
+    if senior:
+        lines.append(senior)
     if meta.get("kernels_compiled_this_run") and not meta.get("exact_solves"):
         lines.append("  First run: the exact solver is being compiled in the background (once, "
                      "one to two minutes); this answer rests on the evaluator alone. Run "

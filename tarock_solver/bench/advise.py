@@ -131,12 +131,17 @@ def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules
     seconds = time.perf_counter() - t0
     rec, meta = adv.recommendation, adv.meta
     contract = rec["contract"]
-    plain = [r for r in adv.rows if r.kind == "plain" and r.contract == contract]
-    pts_se = plain[0].points.se if plain else math.nan
     ru = rec.get("runner_up") or {}
+    # A pass rests on the best bid being worse than passing: its card points' SE is the
+    # one that matters (the runner-up's).
+    se_of = ru.get("contract") if contract == "pass" else contract
+    plain = [r for r in adv.rows if r.kind == "plain" and r.contract == se_of]
+    pts_se = plain[0].points.se if plain else math.nan
+    senior = rec.get("if_senior_three") or {}
     return {"seed": seed, "seconds": seconds, "contract": contract, "option": rec["option"],
             "runner_up": ru.get("contract"), "close_call": bool(rec.get("close_call")),
             "tentative": bool(rec.get("tentative")), "points_se": pts_se,
+            "points_se_of": se_of, "if_senior_three": senior.get("contract"),
             "mean_net": rec.get("mean_net"), "mean_net_se": rec.get("mean_net_se"),
             "worlds": meta["worlds"], "exact_worlds": meta["exact_worlds"],
             "exact_solves": meta["exact_solves"], "exact_unfinished": meta["exact_unfinished"]}
@@ -223,9 +228,12 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
         exact = "/".join(str(r["exact_solves"]) for r in runs)
         lines.append(f"{h['id']:>10} {h['seat']:>4}  {seq:<40} {ses:>16} {worlds:>12} "
                      f"{exact:>10} {max(r['seconds'] for r in runs):>6.1f}"
-                     + ("" if h["stable"] else "  unstable"))
+                     + ("" if h["stable"] else "  unstable")
+                     + (" | over a senior's Three: " + " ".join(
+                         str(r.get("if_senior_three")) for r in runs)
+                        if any(r.get("if_senior_three") for r in runs) else ""))
     lines += ["(* close call, ? tentative; SE(points): SE of the recommended contract's "
-              "E[card points]; exact: exact solves of the run)", "",
+              "E[card points], for a pass the best bid's; exact: exact solves of the run)", "",
               f"Stable hands: {_f(100 * (s['stable_share'] or 0), 0)}%; runs with SE <= 1 card "
               f"point: {_f(100 * (s['se_at_most_1_share'] or 0), 0)}% (median SE "
               f"{_f(s['median_points_se'], 2)}); wall median {_f(s['median_seconds'])} s, max "
