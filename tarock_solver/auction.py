@@ -26,6 +26,7 @@ scenario inputs of the scorer and the solver (RULES.md 11).
 
 from __future__ import annotations
 
+import copy
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -498,3 +499,24 @@ def run_auction(rules: Any, calls: list[str] | tuple[str, ...]) -> Auction:
     for text in calls:
         auction.call(text)
     return auction
+
+
+def may_ever_call(rules: Any, seat: int, call: str, *, depth: int = 9) -> bool:
+    """Is there an auction under ``rules`` in which ``seat`` (0 F, 1 M, 2 R) may make
+    ``call`` (a canonical call, e.g. ``"lower"``)?  Every sequence of legal calls up to
+    ``depth`` calls is tried (the auctions are short, so this is exhaustive)."""
+    frontier = [Auction(rules)]
+    for _ in range(depth + 1):
+        nxt = []
+        for a in frontier:
+            if a.is_over:
+                continue
+            calls = a.legal_calls()
+            if a.to_move == seat and call in calls:
+                return True
+            for c in calls:
+                b = copy.deepcopy(a)
+                b.call(c)
+                nxt.append(b)
+        frontier = nxt
+    return False

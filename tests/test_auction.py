@@ -15,6 +15,7 @@ from tarock_solver.auction import (
     RETAKE,
     TAKEOVER,
     Auction,
+    may_ever_call,
     run_auction,
 )
 from tarock_solver.errors import RulesError, TarockError
@@ -412,3 +413,14 @@ def test_overrides_through_load_rules():
     beck_all_pass = load_rules("beck", {"all_pass": "trischaken"})
     assert run_auction(beck_all_pass, ["F pass", "M pass", "R pass"]).result.outcome == \
         "trischaken"
+
+
+def test_who_may_ever_bid_lower():
+    """Only Dummett's lower_bid auction has a Lower, and only over a senior's Three."""
+    dummett = load_rules("dummett")
+    assert [may_ever_call(dummett, s, "lower") for s in range(3)] == [False, True, True]
+    assert all(may_ever_call(dummett, s, "three") for s in range(3))
+    # a positive control the search must find: R's Lower over M's Three after F passes
+    assert "lower" in run_auction(dummett, ["F pass", "M Three"]).legal_calls()
+    for name in ("beck", "ms2016", "loew"):
+        assert not any(may_ever_call(load_rules(name), s, "lower") for s in range(3))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..auction import may_ever_call
 from ..errors import RulesError
 from ..rules import Rules, load_rules
 from ..talon import TALON_TAKE
@@ -95,13 +96,15 @@ def knowledge_of(req: AdviceRequest) -> Knowledge:
 def lower_unavailable(rules: Rules, seat: int) -> str | None:
     """Why ``seat`` can never bid Lower under these rules (None: it can, in some auction).
 
-    With ``takeover_mode=lower_bid`` Lower is bid only over a Three of a player
-    senior to the bidder (RULES.md 6), and nobody is senior to forehand.
+    The auction decides (:func:`~tarock_solver.auction.may_ever_call`): with
+    ``takeover_mode=lower_bid`` Lower is bid only over a Three of a senior player
+    (RULES.md 6), and nobody is senior to forehand.
     """
-    if rules.takeover_mode == "lower_bid" and seat == 0:
-        return ("forehand can never bid Lower: it is bid only over a Three of a senior "
-                "player (takeover_mode=lower_bid)")
-    return None
+    if "lower" not in rules.contracts or may_ever_call(rules, seat, "lower"):
+        return None
+    who = ("forehand", "middlehand", "rearhand")[seat]
+    return (f"{who} can never bid Lower under these rules: it is bid only over a "
+            f"Three of a senior player (takeover_mode={rules.takeover_mode})")
 
 
 def contracts_asked(rules: Rules, req: AdviceRequest) -> tuple[tuple[str, ...],
