@@ -319,6 +319,43 @@ class GamePointSearch:
                                      int(self.stats[ST_NODES]) - before, 0.0, self.tests - tests)
         return out
 
+    def line_card_values(self, position: Position, line: Sequence[int],
+                         budget: Budget | None = None) -> list[dict[int, SearchResult]]:
+        """:meth:`card_values` at every step of a line of play from ``position``.
+
+        Entry ``i`` holds the net after each legal card where ``line[i]`` is played
+        (``line`` must be legal from ``position``, which is a position of this
+        payoff's root: birds won or lost and tricks lost along the line are followed,
+        as the payoff needs).  One table serves the whole line; ``budget`` applies to
+        each step.
+        """
+        self._check(position)
+        hands, leader, trick = position.hands, position.leader, position.trick
+        flags, gained = self._root_flags(), 0
+        out: list[dict[int, SearchResult]] = []
+        for played in line:
+            self._begin(budget)
+            legal = self.legal(hands, leader, trick)
+            if not legal >> played & 1:
+                raise RulesError(f"card {CARD_IDS[played]} is not a legal play at step "
+                                 f"{len(out) + 1} of the line")
+            step: dict[int, SearchResult] = {}
+            for card in indices_of(legal):
+                nh, nl, nt, nf, ng = self._after(hands, leader, trick, flags, gained, card)
+                if not any(nh) and not nt:
+                    net = self.payoff.score(ng, nf).net_declarer
+                    step[card] = SearchResult(net, net)
+                    continue
+                before, tests = int(self.stats[ST_NODES]), self.tests
+                lo, hi = self._value_index(nh, nl, nt, nf, ng)
+                step[card] = SearchResult(self.goals[lo], self.goals[hi],
+                                          int(self.stats[ST_NODES]) - before, 0.0,
+                                          self.tests - tests)
+            out.append(step)
+            hands, leader, trick, flags, gained = self._after(hands, leader, trick, flags,
+                                                              gained, played)
+        return out
+
     def legal(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...]) -> int:
         seat = (leader + len(trick)) % 3
         reserved = 0
