@@ -234,16 +234,27 @@ def check_record(record: PlayRecord, rules: Rules) -> PlayLine:
     and every card must be in the hand of the seat to play, follow suit (else a
     tarock), respect the birds kept back under ``bird_reserve`` and come from the seat
     that won the previous trick, where the record names the leader.  The first card
-    that breaks a rule raises :class:`PlayRecordError` naming the trick, the card's
-    place in it, the seat and the card, and saying what the rule expected.
+    that breaks a rule raises :class:`PlayRecordError` naming the record's id, the
+    trick, the card's place in it, the seat and the card, and saying what the rule
+    expected.
     """
+    try:
+        return _check(record, rules)
+    except PlayRecordError as exc:
+        if not record.id:
+            raise
+        raise _fail(f'record "{record.id}": {exc}') from None
+
+
+def _check(record: PlayRecord, rules: Rules) -> PlayLine:
     try:
         rules.check_contract(record.contract)
     except TarockError as exc:
         raise _fail(f"contract: {exc}") from None
     if len(record.play) > 3 * N_TRICKS:
-        raise _fail(f"trick {N_TRICKS + 1}: the deal has {N_TRICKS} tricks (48 cards); the record "
-                    f"lists {len(record.play)} cards.")
+        extra = record.play[3 * N_TRICKS]
+        raise _fail(f"trick {N_TRICKS + 1}, card 1: {describe_card(extra)}: a deal has "
+                    f"{N_TRICKS} tricks (48 cards); the record lists {len(record.play)} cards.")
     hand_after, taken = _check_exchange(record, rules)
     dealt = record.deal.hands
     hands = list(dealt)

@@ -37,7 +37,7 @@ from ..errors import Problem, TarockError, make_error
 from ..notation import example_or_text, format_deal, parse_card, parse_deal
 from ..rules import CONTRACT_KEYS
 from ..rules.names import ANNOUNCE_LEVELS, item_name
-from ..talon import talon_groups
+from ..talon import TALON_TAKE, talon_groups
 from .record import PlayRecord, PlayRecordError
 
 __all__ = ["ANNOUNCEABLE_ITEMS", "format_announcements", "format_discard", "format_play",
@@ -253,15 +253,7 @@ def parse_play(value: str | Iterable[Any]) -> tuple[tuple[int, ...], tuple[int |
         if given != actual:
             problems.append(f"trick {actual}: it is numbered {given}; tricks are numbered "
                             "1, 2, 3 … in play order.")
-    seen: dict[int, int] = {}
-    for i, c in enumerate(cards):
-        if c < 0:
-            continue
-        if c in seen:
-            problems.append(f"trick {i // 3 + 1}, card {i % 3 + 1}: {CARD_IDS[c]} was already "
-                            f"played in trick {seen[c] // 3 + 1}.")
-        else:
-            seen[c] = i
+    # A card played twice is a rule of play: check_record names both tricks.
     if problems:
         raise _error(problems)
     n_tricks = -(-len(cards) // 3)
@@ -415,7 +407,8 @@ def record_from_fields(fields: Mapping[str, Any], *, problems: list[str] | None 
         if fields.get("talon") not in (None, ""):
             pick = attempt(parse_talon_pick, str(fields["talon"]), contract) or ""
         elif contract != "solo":
-            problems.append(f'the record needs a "talon" field: the group {contract} took.')
+            problems.append(f'the record needs a "talon" field: the talon group the declarer '
+                            f"took ({contract} takes {TALON_TAKE[contract]}).")
     if fields.get("discard") not in (None, ""):
         discard = attempt(parse_discard, fields["discard"]) or 0
     elif contract not in (None, "solo"):

@@ -1,0 +1,151 @@
+"""The review engine (issue #18): per-card values against solve_position on the position
+after each card, a constructed blunder found exactly, totals that add up, the exchange
+verdict and the JSON round trip."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tarock_solver.cards import INDEX_OF
+from tarock_solver.deal_files import read_deals
+from tarock_solver.review import PlayRecord, check_record, parse_record
+from tarock_solver.review.engine import review_line
+from tarock_solver.review.playout import play_out, worse_card
+from tarock_solver.review.report import player_summaries, review_from_json, review_to_json
+from tarock_solver.rules import load_rules
+from tarock_solver.solver import CardPointSearch, GamePointSearch, Position, solve_position
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tarock_solver" / "data"
+RULES = load_rules("dummett")
+
+
+@pytest.fixture(scope="module")
+def search():
+    return CardPointSearch()
+
+
+@pytest.fixture(scope="module")
+def example_review(search):
+    rec = parse_record((DATA / "review_example.txt").read_text(encoding="utf-8"))
+    line = check_record(rec, RULES)
+    return line, review_line(line, RULES, search=search)
+
+
+def test_card_values_equal_solve_position_after_each_card(example_review):
+    line, rv = example_review
+    reference = CardPointSearch()  # a table of its own: nothing shared with the review
+    pos: Position | None = Position(line.hands, 0, line.record.declarer)
+    for verdict in rv.cards:
+        assert pos is not None
+        assert set(verdict.values) == {c for c in range(54) if pos.legal() >> c & 1}
+        for card, (lo, hi) in verdict.values.items():
+            after, banked = pos.play(card)
+            expected = banked if after is None else banked + solve_position(
+                after.hands, after.leader, after.declarer, trick=after.trick, search=reference)
+            assert lo == hi == expected, (verdict.trick, verdict.place, card)
+        pos, _ = pos.play(verdict.card)
+
+
+def test_totals_add_up(example_review):
+    line, rv = example_review
+    for a, b in zip(rv.cards, rv.cards[1:], strict=False):
+        assert a.after_thirds == b.before_thirds
+    decl = line.record.declarer
+    lost = sum(c.loss for c in rv.cards if c.seat == decl)
+    given = sum(c.loss for c in rv.cards if c.seat != decl)
+    assert rv.final_thirds == rv.start_thirds - 3 * lost + 3 * given
+    from tarock_solver.review.engine import played_thirds
+
+    assert rv.final_thirds == played_thirds(line)
+    summaries = player_summaries(rv)
+    assert sum(p.loss for p in summaries) == lost + given
+    for p in summaries:
+        assert list(p.worst) == sorted(p.worst, key=lambda c: (-c.loss, c.trick))[:3]
+
+
+def test_exchange_verdict_against_the_table(example_review, search):
+    from tarock_solver.analysis import solve_contract
+
+    line, rv = example_review
+    rec = line.record
+    row = solve_contract(rec.deal, rec.declarer, rec.contract, RULES, solver=CardPointSearch())
+    ex = rv.exchange
+    assert ex is not None and ex.complete
+    assert ex.best_thirds == row.declarer_thirds
+    assert ex.chosen_thirds == rv.start_thirds
+    assert ex.loss_thirds == row.declarer_thirds - rv.start_thirds
+
+
+def _blunder_record(deal, declarer: int, at: int, search: CardPointSearch
+                    ) -> tuple[PlayRecord, int, int]:
+    """Double-dummy play with one strictly worse card at card ``at`` (0-based), then
+    best play again: (record, index of the blunder, its loss)."""
+    base = play_out(deal, declarer, "three", RULES)  # its exchange; play replaced below
+    line = check_record(base, RULES)
+    pos: Position | None = Position(line.hands, 0, declarer)
+    play, loss = [], None
+    while pos is not None:
+        values = {c: r.value for c, r in search.card_values(pos).items()}
+        maximise = pos.mover == declarer
+        pick = max if maximise else min
+        best = pick(values.values())
+        card = min(c for c, v in values.items() if v == best)
+        if len(play) >= at and loss is None:
+            worse = worse_card(values, maximise)
+            if worse is not None:
+                card = worse
+                loss = abs(best - values[worse])
+                at = len(play)
+        play.append(card)
+        pos, _ = pos.play(card)
+    assert loss is not None and loss > 0
+    rec = PlayRecord(deal=deal, declarer=declarer, contract="three",
+                     talon_pick=base.talon_pick, discard=base.discard, play=tuple(play),
+                     id="blunder")
+    return rec, at, loss
+
+
+@pytest.mark.parametrize("at", [4, 19])
+def test_one_known_blunder_is_the_only_loss(search, at):
+    deal = read_deals(DATA / "bench_deals.jsonl")[0].deal
+    rec, index, loss = _blunder_record(deal, 0, at, search)
+    rv = review_line(check_record(rec, RULES), RULES, search=search, exchange=False)
+    losing = [i for i, c in enumerate(rv.cards) if c.loss]
+    assert losing == [index]
+    assert rv.cards[index].loss == loss
+    assert rv.cards[index].card == rec.play[index]
+    assert rec.play[index] not in rv.cards[index].best_cards
+
+
+def test_review_round_trips_through_json(example_review):
+    _, rv = example_review
+    doc = json.loads(json.dumps(review_to_json(rv)))
+    back = review_from_json(doc)
+    assert back.cards == rv.cards
+    assert back.exchange == rv.exchange
+    assert back.record == rv.record
+    assert review_to_json(back) == doc
+
+
+def test_game_points_follow_the_announcements(search):
+    """A Solo with Pagat announced: the per-card nets at the first card equal
+    GamePointSearch.card_values, and every step's value carries to the next."""
+    deals = read_deals(DATA / "bench_deals.jsonl")
+    deal = next(d.deal for d in deals[:40] if d.deal.hands[0] >> INDEX_OF["T1"] & 1)
+    rec = play_out(deal, 0, "solo", RULES, announcements=(("pagat", "after"),), tricks=16)
+    line = check_record(rec, RULES)
+    rv = review_line(line, RULES, search=search)
+    assert rv.game_points
+    from tarock_solver.review.engine import _game_point_search
+
+    gsearch, root = _game_point_search(line, RULES)
+    first = {c: (r.lower, r.upper) for c, r in gsearch.card_values(root).items()}
+    assert rv.cards[0].gp_values == first
+    for a, b in zip(rv.cards, rv.cards[1:], strict=False):
+        assert a.gp_after == b.gp_before
+    assert rv.final_net is not None and rv.start_net is not None
+    assert isinstance(GamePointSearch, type)
