@@ -16,7 +16,13 @@ from tarock_solver.review.engine import review_line
 from tarock_solver.review.playout import play_out, worse_card
 from tarock_solver.review.report import player_summaries, review_from_json, review_to_json
 from tarock_solver.rules import load_rules
-from tarock_solver.solver import CardPointSearch, GamePointSearch, Position, solve_position
+from tarock_solver.solver import (
+    CardPointSearch,
+    GamePointSearch,
+    Position,
+    make_payoff,
+    solve_position,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tarock_solver" / "data"
@@ -131,9 +137,38 @@ def test_review_round_trips_through_json(example_review):
     assert review_to_json(back) == doc
 
 
+def test_line_card_values_carry_along_a_line():
+    """GamePointSearch.line_card_values on a three-trick Solo with Pagat announced: step 0
+    equals card_values, and the played card's net at each step is the best net of the
+    next step."""
+    hand = lambda *ids: sum(1 << INDEX_OF[c] for c in ids)  # noqa: E731
+    hands = (hand("T1", "T21", "HK"), hand("T20", "HQ", "S7"), hand("T19", "HC", "C7"))
+    payoff = make_payoff(RULES, "solo", 0, hands, base_thirds=3 * 40,
+                         announcements={"pagat": "after"}, valat_open=False)
+    gsearch = GamePointSearch(payoff, rules=RULES, tt_bits=12)
+    root = gsearch.position(hands, 0)
+    pos, line = root, []
+    while pos is not None:  # the weakest legal card every time: a line with mistakes
+        card = min(c for c in range(54) if pos.legal() >> c & 1)
+        line.append(card)
+        pos, _ = pos.play(card)
+    steps = gsearch.line_card_values(root, line)
+    assert len(steps) == 9
+    assert {c: (r.lower, r.upper) for c, r in gsearch.card_values(root).items()} == \
+        {c: (r.lower, r.upper) for c, r in steps[0].items()}
+    pos = root
+    for i, card in enumerate(line[:-1]):
+        pos, _ = pos.play(card)
+        nets = [r.value for r in steps[i + 1].values()]
+        best = max(nets) if pos.mover == 0 else min(nets)
+        assert steps[i][card].value == best
+
+
+@pytest.mark.slow
 def test_game_points_follow_the_announcements(search):
-    """A Solo with Pagat announced: the per-card nets at the first card equal
-    GamePointSearch.card_values, and every step's value carries to the next."""
+    """A whole Solo with Pagat announced, reviewed in game points: the per-card nets at
+    the first card equal GamePointSearch.card_values, and every step's value carries to
+    the next (slow: a game-point review of a whole deal takes minutes)."""
     deals = read_deals(DATA / "bench_deals.jsonl")
     deal = next(d.deal for d in deals[:40] if d.deal.hands[0] >> INDEX_OF["T1"] & 1)
     rec = play_out(deal, 0, "solo", RULES, announcements=(("pagat", "after"),), tricks=16)
@@ -148,4 +183,3 @@ def test_game_points_follow_the_announcements(search):
     for a, b in zip(rv.cards, rv.cards[1:], strict=False):
         assert a.gp_after == b.gp_before
     assert rv.final_net is not None and rv.start_net is not None
-    assert isinstance(GamePointSearch, type)
