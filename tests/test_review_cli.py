@@ -10,8 +10,14 @@ from pathlib import Path
 import pytest
 from test_review_record import _malformed
 
-from cli.main import main
 from tarock_solver.review import parse_record
+
+try:  # the installed CLI package, as tests/clitools.py uses; else the source tree's cli/
+    from tarock_cli.main import main
+except ImportError:
+    from cli.main import main
+#: The package the commands are imported from (where the monkeypatches must go).
+CLI = main.__module__.rsplit(".", 1)[0]
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tarock_solver" / "data"
@@ -60,7 +66,7 @@ def test_json_output_is_the_review_document(capsys):
 
 @pytest.mark.parametrize("index", range(27))
 def test_every_malformed_record_exits_2_naming_trick_and_card(capsys, monkeypatch, index):
-    monkeypatch.setattr("cli.commands.review.review_line", _no_work)
+    monkeypatch.setattr(f"{CLI}.commands.review.review_line", _no_work)
     example = parse_record((DATA / "review_example.txt").read_text(encoding="utf-8"))
     cases = _malformed(example)
     assert len(cases) == 27
@@ -73,7 +79,7 @@ def test_every_malformed_record_exits_2_naming_trick_and_card(capsys, monkeypatc
 
 
 def test_bad_plot_path_is_refused_before_work(capsys, monkeypatch):
-    monkeypatch.setattr("cli.commands.review.review_line", _no_work)
+    monkeypatch.setattr(f"{CLI}.commands.review.review_line", _no_work)
     code, _, err = run(capsys, "review", "example", "--plot", "/nonexistent-dir/x.png")
     assert code == 2 and "--plot" in err
 
