@@ -101,3 +101,13 @@ def test_batch_review_mode_and_stats(capsys, tmp_path):
     code, stats_out, err = run(capsys, "stats", str(out))
     assert code == 0, err
     assert "declarer" in stats_out and "loss_per_deal_mean" in stats_out
+
+
+def test_estimate_only_is_instant_and_searches_nothing(capsys, monkeypatch):
+    monkeypatch.setattr(f"{CLI}.commands.review.review_line", _no_work)
+    code, out, err = run(capsys, "review", "example", "--estimate-only", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [e["trick"] for e in doc["estimate"]] == list(range(1, 18))
+    code, out, err = run(capsys, "review", "example", "--estimate-only")
+    assert code == 0 and "largest swings" in out

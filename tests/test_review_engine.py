@@ -127,6 +127,16 @@ def test_one_known_blunder_is_the_only_loss(search, at):
     assert rec.play[index] not in rv.cards[index].best_cards
 
 
+def test_estimate_line_ends_on_the_played_total(example_review):
+    from tarock_solver.review.engine import estimate_line
+
+    line, rv = example_review
+    steps = estimate_line(line)
+    assert [s.trick for s in steps] == list(range(1, 18))
+    assert steps[-1].points * 3 == pytest.approx(rv.final_thirds)
+    assert all(abs(s.points - rv.start_thirds / 3) < 20 for s in steps)
+
+
 def test_review_round_trips_through_json(example_review):
     _, rv = example_review
     doc = json.loads(json.dumps(review_to_json(rv)))

@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from tarock_solver.review import PlayRecord, check_record, parse_record
-from tarock_solver.review.engine import review_line
+from tarock_solver.review.engine import EstimatedStep, estimate_line, review_line
 from tarock_solver.review.files import read_play_records
 from tarock_solver.review.report import review_lines, review_to_json
 
@@ -68,13 +68,19 @@ def _read(words: tuple[str, ...]) -> list[PlayRecord]:
 @click.option("--game-points/--no-game-points", "game_points", default=None,
               help="Also the net game points (default: when the record announces something).")
 @click.option("--no-exchange", is_flag=True, help="Do not judge the talon exchange.")
+@click.option("--estimate", "estimate", is_flag=True,
+              help="First print the learned evaluator's instant view: the declarer's "
+                   "estimated points before each trick (estimates, not verdicts).")
+@click.option("--estimate-only", "estimate_only", is_flag=True,
+              help="Only the evaluator's instant view, no search.")
 @click.option("--node-limit", type=click.IntRange(min=1), metavar="N",
               help="At most N search nodes per position; cards it does not settle get no "
                    "verdict.")
 @click.pass_obj
 def command(settings: Settings, words: tuple[str, ...], record_id: str | None, as_json: bool,
             plot_path: str | None, mistakes_only: bool, game_points: bool | None,
-            no_exchange: bool, node_limit: int | None) -> None:
+            no_exchange: bool, estimate: bool, estimate_only: bool,
+            node_limit: int | None) -> None:
     """Review a played deal: for every card the declarer's double-dummy card points
     before and after it, the best alternatives and the loss it caused; per player the
     total loss and the worst three decisions; the exchange against the best one.
@@ -86,6 +92,8 @@ def command(settings: Settings, words: tuple[str, ...], record_id: str | None, a
 
     from tarock_solver.solver import Budget, CardPointSearch
 
+    if estimate_only and plot_path:
+        raise click.UsageError("--estimate-only runs no search: there is nothing to plot.")
     if plot_path:
         check_output(plot_path, "--plot", suffixes=PLOT_SUFFIXES)
         try:
@@ -110,16 +118,32 @@ def command(settings: Settings, words: tuple[str, ...], record_id: str | None, a
     budget = Budget(nodes=node_limit)
     ascii_only = settings.ascii or not _symbols_ok()
     for i, (line, rules) in enumerate(lines):
+        first_view = estimate_line(line) if estimate or estimate_only else None
+        if first_view is not None and not as_json:
+            if i:
+                click.echo()
+            for text in _estimate_lines(line.record.id, first_view):
+                click.echo(plain(text, ascii_only))
+        if estimate_only:
+            if as_json:
+                click.echo(json.dumps({"record": line.record.id, "estimate": [
+                    {"trick": e.trick, "points": round(e.points, 2)} for e in first_view or ()]},
+                    ensure_ascii=False))
+            continue
         with tqdm(total=len(line.record.play), desc="reviewing", unit="card",
                   file=sys.stderr, disable=None, leave=False) as bar:
             rv = review_line(line, rules, search=search, budget=budget,
                              game_points=game_points, exchange=not no_exchange,
                              progress=lambda done, _total: bar.update(1))
         if as_json:
-            click.echo(json.dumps(review_to_json(rv), ensure_ascii=False,
+            doc = review_to_json(rv)
+            if first_view is not None:
+                doc["estimate"] = [{"trick": e.trick, "points": round(e.points, 2)}
+                                   for e in first_view]
+            click.echo(json.dumps(doc, ensure_ascii=False,
                                   indent=None if len(lines) > 1 else 1))
         else:
-            if i:
+            if i or first_view is not None:
                 click.echo()
             for text in review_lines(rv, ascii_only=ascii_only, all_cards=not mistakes_only):
                 click.echo(plain(text, ascii_only))
@@ -128,6 +152,22 @@ def command(settings: Settings, words: tuple[str, ...], record_id: str | None, a
 
             plot_review(rv, plot_path, ascii_only=ascii_only)
             click.echo(f"Wrote {plot_path}.", err=True)
+
+
+def _estimate_lines(record_id: str, steps: tuple[EstimatedStep, ...]) -> list[str]:
+    """The evaluator's first view: estimated points before each trick, the largest
+    swings named (where to look first)."""
+    if not steps:
+        return []
+    head = (f"Evaluator's first view{f' of {record_id}' if record_id else ''}: the "
+            "declarer's estimated points before each trick (estimates, not verdicts)")
+    cells = [f"{e.trick if e.trick <= 16 else 'end'}: {e.points:.1f}" for e in steps]
+    lines = [head] + ["  " + "  ".join(cells[k:k + 9]) for k in range(0, len(cells), 9)]
+    swings = sorted(((steps[k + 1].points - steps[k].points, steps[k].trick)
+                     for k in range(len(steps) - 1)), key=lambda st: -abs(st[0]))[:3]
+    if swings:
+        lines.append("  largest swings: " + ", ".join(f"trick {t} {d:+.1f}" for d, t in swings))
+    return lines
 
 
 def _symbols_ok() -> bool:
