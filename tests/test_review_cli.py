@@ -111,3 +111,44 @@ def test_estimate_only_is_instant_and_searches_nothing(capsys, monkeypatch):
     assert [e["trick"] for e in doc["estimate"]] == list(range(1, 18))
     code, out, err = run(capsys, "review", "example", "--estimate-only")
     assert code == 0 and "largest swings" in out
+
+
+def test_a_bad_record_in_a_file_names_line_id_trick_and_card(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(f"{CLI}.commands.review.review_line", _no_work)
+    src = tmp_path / "club.jsonl"
+    good = (DATA / "review_examples.jsonl").read_text().splitlines()[0]
+    bad = json.dumps({"id": "night-2", "deal": "example-1", "declarer": "F",
+                      "contract": "three", "talon_pick": "4-6", "discard": "S9 S7 C9",
+                      "play": "F: HK HJ T22"})
+    src.write_text(good + "\n" + bad + "\n")
+    code, _, err = run(capsys, "review", str(src))
+    assert code == 2
+    assert 'record "night-2": trick 1, card 3 (R): T22 (Sküs) revokes' in err
+    unreadable = tmp_path / "broken.jsonl"
+    unreadable.write_text(good + "\n" + '{"id": "x", "deal": "example-1", "declarer": "F", '
+                          '"contract": "three", "talon_pick": "4-6", "discard": "S9 S7 C9", '
+                          '"play": "F: HK Hx"}\n')
+    code, _, err = run(capsys, "review", str(unreadable))
+    assert code == 2
+    assert "broken.jsonl:2" in err and "trick 1, card 2" in err and "Hx" in err
+    code, _, err = run(capsys, "review", str(src), "--id", "nobody")
+    assert code == 2 and "nobody" in err
+
+
+def test_readme_batch_and_stats_line_works_as_written(capsys, monkeypatch, tmp_path):
+    import shlex
+    import shutil
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(x for x in readme.splitlines() if x.startswith("tarock batch tarock_solver/data/"
+                                                                "review_examples.jsonl"))
+    (tmp_path / "tarock_solver" / "data").mkdir(parents=True)
+    shutil.copy(DATA / "review_examples.jsonl", tmp_path / "tarock_solver" / "data")
+    monkeypatch.chdir(tmp_path)
+    for command in line.split("&&"):
+        words = shlex.split(command)
+        assert words[0] == "tarock"
+        code, out, err = run(capsys, *words[1:])
+        assert code == 0, (command, err)
+    assert "defender" in out and "mistakes" in out
+    assert (tmp_path / "reviews.csv").read_text().count("\n") == 1 + 3 * 49
