@@ -152,3 +152,19 @@ def test_readme_batch_and_stats_line_works_as_written(capsys, monkeypatch, tmp_p
         assert code == 0, (command, err)
     assert "defender" in out and "mistakes" in out
     assert (tmp_path / "reviews.csv").read_text().count("\n") == 1 + 3 * 49
+
+
+def test_batch_review_resumes_from_its_checkpoints(capsys, monkeypatch, tmp_path):
+    src = tmp_path / "played.jsonl"
+    src.write_text((DATA / "review_examples.jsonl").read_text().splitlines()[0] + "\n")
+    out = tmp_path / "r.jsonl"
+    args = ("batch", str(src), "--mode", "review", "-o", str(out), "--no-progress",
+            "--keep-parts", "--no-timing")
+    code, _, err = run(capsys, *args)
+    assert code == 0, err
+    first = out.read_bytes()
+    monkeypatch.setattr("tarock_solver.batch.review_adapter.review_line", _no_work)
+    code, _, err = run(capsys, *args)
+    assert code == 0, err
+    assert "from checkpoints" in err
+    assert out.read_bytes() == first
