@@ -193,3 +193,38 @@ def test_game_points_follow_the_announcements(search):
     for a, b in zip(rv.cards, rv.cards[1:], strict=False):
         assert a.gp_after == b.gp_before
     assert rv.final_net is not None and rv.start_net is not None
+
+
+@pytest.mark.parametrize(("index", "contract", "tricks"), [(9, "solo", 16), (11, "one", 16),
+                                                          (0, "two", 7)])
+def test_other_contracts_and_unfinished_records(search, index, contract, tricks):
+    """Solo (no discard, the talon to the defenders), One, and a record that stops after
+    seven tricks: every card's value against solve_position, and the totals."""
+    from tarock_solver.review.engine import played_thirds
+
+    deal = read_deals(DATA / "bench_deals.jsonl")[index].deal
+    rec = play_out(deal, index % 3, contract, RULES, tricks=tricks)
+    line = check_record(rec, RULES)
+    rv = review_line(line, RULES, search=search, exchange=contract != "solo")
+    assert len(rv.cards) == 3 * tricks
+    reference = CardPointSearch(tt_bits=18)
+    pos: Position | None = Position(line.hands, 0, rec.declarer)
+    for verdict in rv.cards:
+        assert pos is not None
+        after, banked = pos.play(verdict.card)
+        value = banked if after is None else banked + solve_position(
+            after.hands, after.leader, after.declarer, trick=after.trick, search=reference)
+        assert verdict.after == value
+        pos = after
+    decl = rec.declarer
+    lost = sum(c.loss for c in rv.cards if c.seat == decl)
+    given = sum(c.loss for c in rv.cards if c.seat != decl)
+    assert rv.final_thirds == rv.start_thirds - 3 * lost + 3 * given
+    if tricks == 16:
+        assert rv.final_thirds == played_thirds(line)
+    else:
+        assert not rv.complete
+        assert rv.final_thirds == played_thirds(line) + 3 * solve_position(
+            pos.hands, pos.leader, pos.declarer, search=reference)
+    if contract == "solo":
+        assert rv.exchange is None and line.base_thirds == 0
