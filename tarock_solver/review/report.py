@@ -39,8 +39,9 @@ def exact_points(thirds: int | None) -> str:
 @dataclass(frozen=True)
 class PlayerSummary:
     """One seat's play: cards reviewed, mistakes (loss > 0), total loss in card points
-    (and game points), the worst decisions (largest loss first, then play order), and
-    for the declarer the exchange's loss in thirds."""
+    (and game points), the worst decisions (largest loss first, then play order; with
+    game points on, a mistake is a loss in either and the game-point loss ranks first),
+    and for the declarer the exchange's loss in thirds."""
 
     seat: int
     role: str
@@ -59,7 +60,12 @@ def player_summaries(rv: Review) -> list[PlayerSummary]:
     for seat in range(3):
         mine = [c for c in rv.cards if c.seat == seat]
         known = [c for c in mine if c.loss is not None]
-        bad = sorted((c for c in known if c.loss), key=lambda c: (-(c.loss or 0), c.trick))
+        if rv.game_points:
+            # with game points on, the score sheet decides what a mistake is and how bad
+            bad = sorted((c for c in known if c.loss or c.gp_loss),
+                         key=lambda c: (-(c.gp_loss or 0), -(c.loss or 0), c.trick))
+        else:
+            bad = sorted((c for c in known if c.loss), key=lambda c: (-(c.loss or 0), c.trick))
         gp = None
         if rv.game_points:
             gp = sum(c.gp_loss or 0 for c in mine)
@@ -289,7 +295,8 @@ def review_lines(rv: Review, *, ascii_only: bool = False, all_cards: bool = True
             what += f" ({p.open_cards} cards over the budget, not judged)"
         lines.append(what)
         for c in p.worst:
-            lines.append(f"    trick {c.trick}: {_card_cell(c.card, ascii_only)} lost {c.loss}; "
+            gp = f" card points, {c.gp_loss} game points" if rv.game_points else ""
+            lines.append(f"    trick {c.trick}: {_card_cell(c.card, ascii_only)} lost {c.loss}{gp}; "
                          "best " + " ".join(_card_cell(x, ascii_only) for x in c.best_cards))
     return lines
 
