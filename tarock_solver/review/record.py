@@ -21,6 +21,7 @@ from ..cards import (
     BIRD_CARD,
     BIRD_NAMES,
     BIRD_TRICK,
+    CARD_IDS,
     GROUP_MASKS,
     GROUP_NAMES,
     GROUP_OF,
@@ -135,8 +136,7 @@ def reserved_for(record: PlayRecord, rules: Rules) -> tuple[str, ...]:
 
 
 def _cards_text(mask: int) -> str:
-    return " ".join(describe_card(c).split(" ")[0] for c in canonical_order(indices_of(mask))) \
-        or "nothing"
+    return " ".join(CARD_IDS[c] for c in canonical_order(indices_of(mask))) or "nothing"
 
 
 def _fail(message: str) -> PlayRecordError:

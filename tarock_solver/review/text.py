@@ -35,6 +35,7 @@ from ..cards import CARD_IDS, SEAT_HELP, SEAT_NAMES, canonical_order, indices_of
 from ..deal import Deal
 from ..errors import Problem, TarockError, make_error
 from ..notation import example_or_text, format_deal, parse_card, parse_deal
+from ..play import trick_winner
 from ..rules import CONTRACT_KEYS
 from ..rules.names import ANNOUNCE_LEVELS, item_name
 from ..talon import TALON_TAKE, talon_groups
@@ -277,8 +278,6 @@ def format_announcements(pairs: Iterable[tuple[str, str]]) -> str:
 
 def _leaders(record: PlayRecord) -> list[int]:
     """The leader of every trick of the record, by the rules (F leads the first)."""
-    from ..play import trick_winner
-
     out, leader = [], 0
     for t in range(record.n_tricks):
         out.append(leader)
