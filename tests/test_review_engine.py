@@ -174,6 +174,32 @@ def test_line_card_values_carry_along_a_line():
         assert steps[i][card].value == best
 
 
+def test_narrowed_line_card_values_equal_the_full_searches():
+    """The bounds line_card_values carries from step to step change no value: a Solo
+    with Pagat announced, from eight tricks before the end, against narrow=False."""
+    deal = next(d.deal for d in read_deals(DATA / "bench_deals.jsonl")[:40]
+                if d.deal.hands[0] >> INDEX_OF["T1"] & 1)
+    rec = play_out(deal, 0, "solo", RULES, announcements=(("pagat", "after"),))
+    line = check_record(rec, RULES)
+    pos = Position(line.hands, 0, 0, birds=line.reserved)
+    won = 0
+    for card in rec.play[:24]:
+        pos, gained = pos.play(card)
+        won += gained
+    payoff = make_payoff(RULES, "solo", 0, pos.hands, leader=pos.leader, base_thirds=3 * won,
+                         announcements={"pagat": "after"}, valat_open=False,
+                         declarer_hand=line.hands[0], dealt=deal.hands)
+    rest = rec.play[24:]
+    fast = GamePointSearch(payoff, rules=RULES, tt_bits=14)
+    slow = GamePointSearch(payoff, rules=RULES, tt_bits=14)
+    a = fast.line_card_values(fast.position(pos.hands, pos.leader), rest)
+    b = slow.line_card_values(slow.position(pos.hands, pos.leader), rest, narrow=False)
+    assert [{c: (r.lower, r.upper) for c, r in s.items()} for s in a] == \
+        [{c: (r.lower, r.upper) for c, r in s.items()} for s in b]
+    assert sum(r.tests for s in a for r in s.values()) < \
+        sum(r.tests for s in b for r in s.values())
+
+
 @pytest.mark.slow
 def test_game_points_follow_the_announcements(search):
     """A whole Solo with Pagat announced, reviewed in game points: the per-card nets at
