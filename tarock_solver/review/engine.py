@@ -339,7 +339,8 @@ class EstimatedStep:
 
 def estimate_line(line: PlayLine) -> tuple[EstimatedStep, ...]:
     """The evaluator's estimate of the declarer's total before each trick of ``line``
-    (and the actual total after the 16th): an instant first view, microseconds a
+    (and the actual total after the 16th; where a record stops after a whole trick, the
+    estimate before the next): an instant first view, microseconds a
     position, that shows roughly where the game turned before the exact review is done.
     Estimates, not verdicts (docs/EVALUATOR.md: about 2.3 card points off on average).
     """
@@ -352,9 +353,10 @@ def estimate_line(line: PlayLine) -> tuple[EstimatedStep, ...]:
     hands = list(line.hands)
     rows, leaders, banked = [], [], []
     won = 0
+    leader = 0
     for trick in line.tricks:
         rows.append(tuple(hands))
-        leaders.append(trick.leader)
+        leaders.append(leader)
         banked.append(won)
         if trick.winner is None:
             break
@@ -362,6 +364,12 @@ def estimate_line(line: PlayLine) -> tuple[EstimatedStep, ...]:
             hands[trick.seat_of(k)] &= ~bit(c)
         if trick.winner == decl:
             won += trick_points(trick.cards)
+        leader = trick.winner
+    else:
+        if any(hands):  # the record stops after a whole trick: the position it leaves
+            rows.append(tuple(hands))
+            leaders.append(leader)
+            banked.append(won)
     est = estimate_many(np.array(rows, dtype=np.uint64), np.array(leaders, dtype=np.int64),
                         decl) if rows else np.zeros(0)
     out = [EstimatedStep(t + 1, (line.base_thirds + 3 * (banked[t] + float(est[t]))) / 3)
