@@ -168,3 +168,16 @@ def test_batch_review_resumes_from_its_checkpoints(capsys, monkeypatch, tmp_path
     assert code == 0, err
     assert "from checkpoints" in err
     assert out.read_bytes() == first
+
+
+def test_batch_review_in_two_worker_processes_writes_the_same_file(capsys, tmp_path):
+    src = tmp_path / "played.jsonl"
+    src.write_text((DATA / "review_examples.jsonl").read_text())
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"r{jobs}.csv"
+        code, _, err = run(capsys, "batch", str(src), "--mode", "review", "-o", str(out),
+                           "--jobs", jobs, "--chunk-size", "1", "--no-progress", "--no-timing")
+        assert code == 0, err
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
