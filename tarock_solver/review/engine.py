@@ -210,6 +210,9 @@ def judge_exchange(line: PlayLine, rules: Rules, search: CardPointSearch,
 
     ``chosen_value`` is the chosen exchange's play value (future points at trick 1),
     when already known: it is then the first option's value, found in the table.
+    Exchanges are compared in card points with no bird kept back, as ``tarock solve``'s
+    table does: with an announced bird under ``bird_reserve`` the chosen exchange's
+    value here can differ from the review's start value, which keeps the bird back.
     """
     rec = line.record
     if rec.contract == "solo":
