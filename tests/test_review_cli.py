@@ -181,3 +181,14 @@ def test_batch_review_in_two_worker_processes_writes_the_same_file(capsys, tmp_p
         assert code == 0, err
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
+
+
+def test_a_text_file_with_one_record(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(f"{CLI}.commands.review.review_line", _no_work)
+    path = tmp_path / "night.txt"
+    path.write_text((DATA / "review_example.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = run(capsys, "review", str(path), "--estimate-only")
+    assert code == 0, err
+    assert "first view of example" in out
+    code, _, err = run(capsys, "review", str(tmp_path / "missing.txt"))
+    assert code == 2 and "no such file" in err
