@@ -101,6 +101,9 @@ def test_batch_review_mode_and_stats(capsys, tmp_path):
     code, stats_out, err = run(capsys, "stats", str(out))
     assert code == 0, err
     assert "declarer" in stats_out and "loss_per_deal_mean" in stats_out
+    code, stats_out, err = run(capsys, "stats", str(out), "--by", "player")
+    assert code == 0, err
+    assert "Anna" in stats_out and "Bert" in stats_out and "Cleo" in stats_out
 
 
 def test_estimate_only_is_instant_and_searches_nothing(capsys, monkeypatch):
@@ -150,7 +153,7 @@ def test_readme_batch_and_stats_line_works_as_written(capsys, monkeypatch, tmp_p
         assert words[0] == "tarock"
         code, out, err = run(capsys, *words[1:])
         assert code == 0, (command, err)
-    assert "defender" in out and "mistakes" in out
+    assert "Anna" in out and "mistakes" in out
     assert (tmp_path / "reviews.csv").read_text().count("\n") == 1 + 3 * 49
 
 

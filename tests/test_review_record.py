@@ -33,8 +33,12 @@ def played():
     """Bench deals played out by the simple policy, every seat and a Solo among them."""
     deals = read_deals(DATA / "bench_deals.jsonl")[:6]
     contracts = ("three", "two", "one", "solo", "lower", "three")
-    return [play_out(d.deal, i % 3, contracts[i], RULES, record_id=d.id)
-            for i, d in enumerate(deals)]
+    import dataclasses
+
+    out = [play_out(d.deal, i % 3, contracts[i], RULES, record_id=d.id)
+           for i, d in enumerate(deals)]
+    out[0] = dataclasses.replace(out[0], players={"F": "Anna", "R": "Cleo Wu"})
+    return out
 
 
 def test_canonical_round_trip(played):

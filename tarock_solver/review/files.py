@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import FileFormatError, TarockError, json_error_text
 from .record import PlayRecord
-from .report import record_json
+from .report import record_csv_values, record_json
 from .text import record_from_fields
 
 __all__ = ["read_play_records", "write_play_records"]
@@ -29,10 +29,10 @@ __all__ = ["read_play_records", "write_play_records"]
 _JSON_FIELDS = {"id": "id", "deal": "deal", "declarer": "declarer", "contract": "contract",
                 "talon_pick": "talon", "talon": "talon", "discard": "discard",
                 "announcements": "announce", "announce": "announce", "play": "play",
-                "rules": "rules"}
-_IGNORED = ("options", "players", "comment", "source", "seed", "v")
+                "rules": "rules", "players": "players"}
+_IGNORED = ("options", "comment", "source", "seed", "v")
 _CSV_COLUMNS = ("id", "deal", "declarer", "contract", "talon_pick", "discard", "announcements",
-                "play", "rules")
+                "play", "rules", "players")
 
 
 def _format_of(path: Path) -> str:
@@ -53,7 +53,6 @@ def _record(fields: dict[str, Any], line: int, path: Path, extra: dict[str, Any]
     rid = str(fields.get("id") or f"L{line}")
     try:
         return record_from_fields(fields, line=line, record_id=rid,
-                                  players=extra.get("players") or {},
                                   options=extra.get("options") or {})
     except TarockError as exc:
         messages = getattr(exc, "messages", None) or [str(exc)]
@@ -150,13 +149,14 @@ def write_play_records(path: str | PathLike[str], records: Iterable[PlayRecord])
     """Canonical JSON Lines (``.jsonl``) or CSV (``.csv``) of ``records``."""
     p = Path(path)
     kind = _format_of(p)
-    objs = [record_json(r) for r in records]
+    records = list(records)
     with open(p, "w", encoding="utf-8", newline="") as handle:
         if kind == "jsonl":
-            for obj in objs:
-                handle.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            for rec in records:
+                handle.write(json.dumps(record_json(rec), ensure_ascii=False) + "\n")
             return
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(_CSV_COLUMNS)
-        for obj in objs:
-            writer.writerow([obj.get(c, "") or "" for c in _CSV_COLUMNS])
+        for rec in records:
+            cells = record_csv_values(rec)
+            writer.writerow([cells.get(c, "") for c in _CSV_COLUMNS])

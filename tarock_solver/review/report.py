@@ -17,7 +17,13 @@ from ..cards import CARD_IDS, INDEX_OF, SEAT_NAMES, card_label, round_points
 from ..notation import format_deal
 from .engine import CardVerdict, ExchangeVerdict, Review
 from .record import PlayRecord
-from .text import format_announcements, format_discard, format_play, parse_record
+from .text import (
+    format_announcements,
+    format_discard,
+    format_play,
+    format_players,
+    parse_record,
+)
 
 __all__ = ["REVIEW_COLUMNS", "SCHEMA", "PlayerSummary", "exact_points", "player_summaries",
            "review_from_json", "review_lines", "review_rows", "review_to_json"]
@@ -142,6 +148,15 @@ def record_json(rec: PlayRecord) -> dict[str, Any]:
     return {k: v for k, v in obj.items() if v is not None}
 
 
+def record_csv_values(rec: PlayRecord) -> dict[str, str]:
+    """The record's CSV cells (NOTATION 8.3): as :func:`record_json`, players as
+    ``F=Anna, M=Bert``."""
+    obj = record_json(rec)
+    if rec.players:
+        obj["players"] = format_players(rec.players)
+    return {k: str(v) for k, v in obj.items()}
+
+
 def review_to_json(rv: Review) -> dict[str, Any]:
     """The whole review as one JSON-ready object (``tarock review --json``)."""
     rec = rv.record
@@ -174,14 +189,14 @@ def review_from_json(doc: dict[str, Any]) -> Review:
     """The :class:`Review` of a :func:`review_to_json` document (the derived parts —
     players, best cards, alternatives, rounded points — are recomputed)."""
     r = doc["record"]
+    players = format_players(r["players"]) if r.get("players") else None
     text = "\n".join(f"{k}: {v}" for k, v in (
         ("id", r.get("id")), ("deal", r["deal"]), ("declarer", r["declarer"]),
         ("contract", r["contract"]), ("talon", r.get("talon_pick")),
         ("discard", r.get("discard")), ("announce", r.get("announcements")),
-        ("rules", r.get("rules")), ("play", r.get("play"))) if v not in (None, "", "-"))
+        ("rules", r.get("rules")), ("players", players), ("play", r.get("play")))
+        if v not in (None, "", "-"))
     rec = parse_record(text)
-    if r.get("players"):
-        rec = PlayRecord(**{**rec.__dict__, "players": dict(r["players"])})
     cards = tuple(CardVerdict(
         trick=c["trick"], place=c["place"] - 1, seat=SEAT_NAMES.index(c["seat"]),
         card=INDEX_OF[c["card"]], declarer=rec.declarer,
@@ -309,7 +324,7 @@ def _fmt_net(v: int | None) -> str:
 
 #: Columns of ``tarock batch --mode review`` (one row per card played).
 REVIEW_COLUMNS = ("schema", "deal_id", "rules", "declarer", "contract", "trick", "place",
-                  "seat", "role", "card", "before_thirds", "after_thirds", "loss", "best",
+                  "seat", "player", "role", "card", "before_thirds", "after_thirds", "loss", "best",
                   "gp_after", "gp_loss", "exchange_loss_thirds", "status", "solve_ms")
 
 
@@ -324,6 +339,7 @@ def review_rows(rv: Review) -> list[dict[str, Any]]:
     if rv.exchange is not None:
         ex = rv.exchange
         rows.append({**base, "trick": 0, "place": 0, "seat": SEAT_NAMES[rec.declarer],
+                     "player": rec.players.get(SEAT_NAMES[rec.declarer], ""),
                      "role": "declarer", "card": "exchange",
                      "before_thirds": ex.best_thirds, "after_thirds": ex.chosen_thirds,
                      "loss": None, "best": f"{ex.best_group} {format_discard(ex.best_discard)}",
@@ -332,6 +348,7 @@ def review_rows(rv: Review) -> list[dict[str, Any]]:
                      "status": "exact" if ex.complete else "over_budget", "solve_ms": ms})
     for c in rv.cards:
         rows.append({**base, "trick": c.trick, "place": c.place + 1, "seat": SEAT_NAMES[c.seat],
+                     "player": rec.players.get(SEAT_NAMES[c.seat], ""),
                      "role": "declarer" if c.by_declarer else "defender",
                      "card": CARD_IDS[c.card], "before_thirds": c.before_thirds,
                      "after_thirds": c.after_thirds, "loss": c.loss,

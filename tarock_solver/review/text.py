@@ -42,8 +42,9 @@ from ..talon import TALON_TAKE, talon_groups
 from .record import PlayRecord, PlayRecordError
 
 __all__ = ["ANNOUNCEABLE_ITEMS", "format_announcements", "format_discard", "format_play",
-           "format_record", "parse_announcements", "parse_contract", "parse_discard",
-           "parse_play", "parse_record", "parse_seat", "parse_talon_pick"]
+           "format_players", "format_record", "parse_announcements", "parse_contract",
+           "parse_discard", "parse_play", "parse_players", "parse_record", "parse_seat",
+           "parse_talon_pick"]
 
 #: Items a declarer's announcement in a record may name (those the game-point search
 #: plays: RULES.md 5; the other items are hand declarations the search does not model).
@@ -60,6 +61,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "announce": ("announce", "announcements", "announced", "ann"),
     "play": ("play", "cards", "tricks"),
     "rules": ("rules", "profile"),
+    "players": ("players", "names"),
 }
 _KEY_OF = {alias: key for key, aliases in _KEYS.items() for alias in aliases}
 _FIELD_RE = re.compile(r"^\s*([A-Za-z][A-Za-z _-]*?)\s*[:=]\s?(.*)$", re.DOTALL)
@@ -202,6 +204,36 @@ def parse_announcements(value: str | Iterable[Any] | Mapping[str, Any] | None
     return tuple(sorted(out.items()))
 
 
+def parse_players(value: str | Mapping[str, Any]) -> dict[str, str]:
+    """``F=Anna, M=Bert, R=Cleo`` (or a mapping) → ``{"F": "Anna", …}``; names are free
+    text without ``,`` or ``;``."""
+    if isinstance(value, Mapping):
+        pairs = [(str(k), str(v)) for k, v in value.items()]
+    else:
+        pairs = []
+        for part in re.split(r"[,;]", str(value)):
+            if not part.strip():
+                continue
+            seat, sep, name = part.partition("=")
+            if not sep:
+                raise _error([f'players: "{part.strip()}" is not SEAT=NAME, e.g. '
+                              '"F=Anna, M=Bert, R=Cleo".'])
+            pairs.append((seat, name))
+    out: dict[str, str] = {}
+    for seat, name in pairs:
+        key = seat.strip().upper()
+        if key not in SEAT_NAMES:
+            raise _error([f'players: unknown seat "{seat.strip()}"; {SEAT_HELP}.'])
+        if name.strip():
+            out[key] = name.strip()
+    return {k: out[k] for k in SEAT_NAMES if k in out}
+
+
+def format_players(players: Mapping[str, str]) -> str:
+    """``F=Anna, M=Bert, R=Cleo`` in seat order."""
+    return ", ".join(f"{k}={players[k]}" for k in SEAT_NAMES if k in players)
+
+
 _TRICK_NUMBER_RE = re.compile(r"^(\d+)[.)]$")
 _SEAT_MARK_RE = re.compile(r"^([A-Za-z]+):$")
 
@@ -316,6 +348,8 @@ def format_record(record: PlayRecord) -> str:
         lines.append(f"announce: {format_announcements(record.announcements)}")
     if record.rules:
         lines.append(f"rules: {record.rules}")
+    if record.players:
+        lines.append(f"players: {format_players(record.players)}")
     lines.append("play:")
     lines += [f"{t + 1}. {text}" for t, text in enumerate(_trick_texts(record))]
     return "\n".join(lines) + "\n"
@@ -419,6 +453,9 @@ def record_from_fields(fields: Mapping[str, Any], *, problems: list[str] | None 
         found = attempt(parse_play, fields["play"])
         if found is not None:
             play, leaders = found
+    names = dict(players or {})
+    if fields.get("players") not in (None, ""):
+        names = attempt(parse_players, fields["players"]) or {}
     rid = record_id if record_id is not None else str(fields.get("id") or "")
     if problems:
         where = f'record "{rid}": ' if rid else ""
@@ -427,7 +464,7 @@ def record_from_fields(fields: Mapping[str, Any], *, problems: list[str] | None 
     return PlayRecord(deal=deal, declarer=declarer, contract=contract, talon_pick=pick,
                       discard=discard, announcements=anns, play=play, id=rid,
                       rules=str(fields["rules"]) if fields.get("rules") else None,
-                      options=dict(options or {}), players=dict(players or {}), line=line,
+                      options=dict(options or {}), players=names, line=line,
                       leaders=leaders)
 
 
