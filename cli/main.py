@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 COMMAND_MODULES = (
     "advise",
     "solve",
+    "review",
     "batch",
     "stats",
     "bench",

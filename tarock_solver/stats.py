@@ -21,13 +21,17 @@ The number of tarocks the declarer was dealt is not a results column; it comes f
 the deal file (:func:`tarocks_held`) and is joined on ``deal_id`` and ``declarer`` as
 the column ``tarocks``.  Advice output (NOTATION 5.3, "Advice output") is summarised
 per contract and seat with the mean win probability, net and card points instead.
+Review rows (``tarock batch --mode review``, one row per card played) are summarised per
+``role`` and ``seat`` (:func:`review_summary`): deals, cards, mistakes (loss > 0), the
+total loss and the loss per deal in card points (and game points), and the mean loss of
+the declarer's exchange in card points.
 """
 
 from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -40,7 +44,7 @@ from .errors import FileFormatError, TarockError
 
 __all__ = [
     "CONTRACT_ORDER", "QUANTILES", "default_keys", "load_results", "open_rows", "plot_summary",
-    "summarise", "tarocks_held", "with_tarocks",
+    "review_summary", "summarise", "tarocks_held", "with_tarocks",
 ]
 
 #: Quantiles of the card points reported per group.
@@ -52,11 +56,16 @@ CONTRACT_ORDER: tuple[str, ...] = ("three", "lower", "two", "one", "solo", "pass
 #: splits on it.
 _SCENARIO_COLUMNS: tuple[str, ...] = ("rules", "rule_options", "option")
 _ADVICE_COLUMNS: tuple[str, ...] = ("seat", "contract", "win_prob", "mean_net")
+_REVIEW_COLUMNS: tuple[str, ...] = ("deal_id", "seat", "role", "card", "loss", "trick")
 _PLOT_HINT = 'plotting needs matplotlib: pip install "tarock-solver[plot]"'
 
 
 class StatsError(TarockError):
     """A summary that cannot be made: unknown grouping column, wrong kind of file."""
+
+
+def _is_review(frame: pd.DataFrame) -> bool:
+    return all(c in frame.columns for c in _REVIEW_COLUMNS)
 
 
 def _is_advice(frame: pd.DataFrame) -> bool:
@@ -86,7 +95,7 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
         raise FileFormatError(f"{name}: cannot read the file ({exc}).", path=name) from None
     if all(c in raw.columns for c in BASE_COLUMNS):
         return read_results(path)
-    if _is_advice(raw):
+    if _is_advice(raw) or _is_review(raw):
         if fmt == "csv":
             raw = pd.read_csv(path)
         return raw
@@ -129,6 +138,8 @@ def with_tarocks(frame: pd.DataFrame, deals_path: str | os.PathLike[str]) -> pd.
 
 def default_keys(frame: pd.DataFrame) -> list[str]:
     """Contract and seat, plus every scenario column that takes more than one value."""
+    if _is_review(frame):
+        return ["role", "seat"]
     seat = "seat" if _is_advice(frame) else "declarer"
     extra = [c for c in _SCENARIO_COLUMNS if c in frame.columns and frame[c].nunique() > 1]
     return [*extra, "contract", seat]
@@ -163,6 +174,30 @@ def _metrics_advice(group: pd.DataFrame) -> dict[str, float]:
             if "mean_points" in group.columns else float("nan")}
 
 
+def _metrics_review(group: pd.DataFrame) -> dict[str, float]:
+    cards = group[group["card"].astype("string") != "exchange"]
+    exchange = group[group["card"].astype("string") == "exchange"]
+    loss = cards["loss"].astype("float64")
+    deals = group["deal_id"].nunique()
+    out = {"deals": deals, "cards": len(cards), "mistakes": int((loss > 0).sum()),
+           "mistake_pct": 100.0 * float((loss > 0).mean()) if len(cards) else float("nan"),
+           "loss_sum": float(loss.sum()),
+           "loss_per_deal_mean": float(loss.sum()) / deals if deals else float("nan")}
+    if "gp_loss" in group.columns:
+        out["gp_loss_per_deal_mean"] = (float(cards["gp_loss"].astype("float64").sum()) / deals
+                                        if deals and cards["gp_loss"].notna().any()
+                                        else float("nan"))
+    ex = exchange["exchange_loss_thirds"].astype("float64") if len(exchange) else pd.Series(
+        dtype="float64")
+    out["exchange_loss_mean"] = float(ex.mean()) / 3 if len(ex) else float("nan")
+    return out
+
+
+def review_summary(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.DataFrame:
+    """Loss summaries of review rows per ``by`` (default role and seat)."""
+    return summarise(frame, by or ["role", "seat"])
+
+
 def summarise(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.DataFrame:
     """One row per group of ``frame`` with the metrics of the module docstring.
 
@@ -176,7 +211,12 @@ def summarise(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.DataFr
         hint = "" if "tarocks" not in unknown else " (tarocks needs --deals IN)"
         raise StatsError(f'unknown column "{unknown[0]}" to group by{hint}; the file has: '
                          f"{', '.join(map(str, frame.columns))}.")
-    metrics = _metrics_advice if _is_advice(frame) else _metrics_results
+    if _is_review(frame):
+        metrics: Callable[[pd.DataFrame], dict[str, float]] = _metrics_review
+        # the exchange rows judge the declarer's exchange; the card rows his play
+        frame = frame[open_rows(frame) == 0] if "status" in frame.columns else frame
+    else:
+        metrics = _metrics_advice if _is_advice(frame) else _metrics_results
     if metrics is _metrics_results:
         # Rows over their node budget have bounds, not values: averaging them in (or
         # only the ones whose "made" the bounds settled) would bias every column.

@@ -18,6 +18,7 @@ from tarock_solver.batch import (
     RecordError,
     available_modes,
     default_output,
+    get_mode,
     output_format,
     parts_dir,
     plan_batch,
@@ -90,7 +91,7 @@ def _run(input_path: Path, out: Path, batch_settings: BatchSettings, chunk_size:
          jobs: int, scheduler: str | None, dask_local: int | None, restart: bool,
          no_progress: bool, keep_parts: bool) -> tuple[BatchPlan, BatchSummary]:
     """Plan (reporting bad lines at once, before hours of work) and run."""
-    plan = plan_batch(input_path, chunk_size)
+    plan = plan_batch(input_path, chunk_size, reader=get_mode(batch_settings.mode).read)
     for message in plan.warnings:
         click.echo(f"Warning: {message}", err=True)
     errors_file = f"{out}.errors.csv"
@@ -110,7 +111,8 @@ def _run(input_path: Path, out: Path, batch_settings: BatchSettings, chunk_size:
               help="Results file: .parquet, .csv or .jsonl (default IN with .results.parquet, "
                    "or .results.csv without pyarrow).")
 @click.option("--mode", type=click.Choice(available_modes()), default="table", show_default=True,
-              help="table: double-dummy table of each deal; advise: bidding advice per hand.")
+              help="table: double-dummy table of each deal; advise: bidding advice per hand; "
+                   "review: the DD cost of every card of each played deal (IN: play records).")
 @click.option("--contract", "contracts", multiple=True, metavar="NAME[,NAME]",
               help="Only these contracts (repeatable; default all of the profile).")
 @click.option("--declarer", "declarers", multiple=True, metavar="SEAT[,SEAT]",

@@ -86,6 +86,9 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
               help="Measure `tarock advise` instead: the demo hand and the first --deals "
                    "shipped advice hands (default 20), each advised with --time-limit for "
                    "seeds 1..--seeds; reports stability across seeds, SEs and wall times.")
+@click.option("--review", "review", is_flag=True,
+              help="Time `tarock review` on full records: the bench deals played out by a "
+                   "simple deterministic policy (--deals N, default 20), one thread.")
 @click.option("--estimate", "estimate", is_flag=True,
               help="Measure the learned evaluator instead: positions per second, batched "
                    "and one by one, on --deals seeded deals (default 100,000).")
@@ -100,7 +103,8 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
             node_limit: int | None, tricks_text: str | None, table_deals: int | None,
             deals_file: str | None, no_cold: bool, repeat: int | None, gamepoints: bool,
             batch: bool,
-            advise: bool, estimate: bool, advise_seeds: int, advise_time: float) -> None:
+            advise: bool, review: bool, estimate: bool, advise_seeds: int,
+            advise_time: float) -> None:
     """Time the double-dummy solver on the shipped seeded deals.
 
     Deal i is played as a Solo-like game with declarer seat i % 3 and F leading; the
@@ -143,6 +147,9 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
         return
     if estimate:
         _estimate_bench(deals or 100_000, json_path)
+        return
+    if review:
+        _review_bench(settings, deals or 20, deals_file, json_path)
         return
     if advise:
         _advise_bench(settings, deals, advise_seeds, advise_time, threads, json_path)
@@ -325,6 +332,18 @@ def _save(doc: dict, json_path: str | None) -> None:
 
         save_report(doc, json_path)
         click.echo(f"Wrote {json_path}.")
+
+
+def _review_bench(settings: Settings, deals: int, deals_file: str | None,
+                  json_path: str | None) -> None:
+    """`tarock review` on full records, per record and in summary."""
+    from tarock_solver.bench.review import format_review_report, run_review_bench
+
+    doc = run_review_bench(deals=deals, deals_file=deals_file, rules=settings.rules,
+                           status=lambda msg: click.echo(msg, err=True))
+    for line in format_review_report(doc):
+        click.echo(line)
+    _save(doc, json_path)
 
 
 def _estimate_bench(count: int, json_path: str | None) -> None:

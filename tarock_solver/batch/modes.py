@@ -14,6 +14,9 @@ Modes:
     Bidding advice (NOTATION 5.3 advice output) for one hand by sampling: for a record
     with one known hand, that hand; for a complete deal, each declarer seat's hand as
     if the rest were unknown.
+``review``
+    The review of a played deal (NOTATION 8; input: a file of play records, read by the
+    mode's own ``read``): one row per card with its double-dummy loss, and the exchange.
 
 A mode whose engine cannot be imported is left out of :func:`available_modes`.
 """
@@ -25,6 +28,7 @@ import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -53,6 +57,9 @@ class Mode:
     empty: Callable[[BatchSettings], pd.DataFrame]
     resolve: Callable[[DealRecord, BatchSettings, Sequence[tuple[str, str]]],
                       pd.DataFrame] | None = None
+    #: The mode's own input reader ``read(path) -> (records, errors)`` (None: deal files,
+    #: :func:`tarock_solver.deal_files.read_deals`).
+    read: Callable[..., Any] | None = None
 
     def concat(self, frames: list[pd.DataFrame], settings: BatchSettings) -> pd.DataFrame:
         """The rows of several records in order, with the schema's dtypes kept."""
@@ -218,5 +225,18 @@ def _advise_record(record: DealRecord, settings: BatchSettings) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+# ---------------------------------------------------------------------------
+# review: the double-dummy cost of every card of a played deal (tarock_solver.review)
+# ---------------------------------------------------------------------------
+
+
+def _review_mode() -> Mode:
+    from . import review_adapter
+
+    return Mode("review", "the double-dummy cost of every card of a played deal",
+                review_adapter.analyse, review_adapter.empty, read=review_adapter.read)
+
+
 register_mode("table", _table_mode)
 register_mode("advise", _advise_mode)
+register_mode("review", _review_mode)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import hashlib
 import os
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..deal import DealWarning
 from ..deal_files import DealRecord, read_deals
@@ -68,20 +70,25 @@ def _reason(err: Exception) -> str:
     return " ".join(messages) if messages else str(err)
 
 
-def plan_batch(input_path: str | os.PathLike[str], chunk_size: int = DEFAULT_CHUNK_SIZE
-               ) -> BatchPlan:
+def plan_batch(input_path: str | os.PathLike[str], chunk_size: int = DEFAULT_CHUNK_SIZE,
+               *, reader: Callable[..., Any] | None = None) -> BatchPlan:
     """Read ``input_path`` (NOTATION 5.1/5.2) and split it into chunks of ``chunk_size``.
 
     A file that cannot be read at all raises :class:`FileFormatError`; bad records do
     not: they are returned as ``input_errors`` (line, id, reason) in file order.  File
-    warnings (unknown fields, tarock-less hands) are returned as text.
+    warnings (unknown fields, tarock-less hands) are returned as text.  ``reader(path) ->
+    (records, errors)`` replaces the deal-file reader for a mode with input of its own
+    (play records for ``review``).
     """
     if int(chunk_size) < 1:
         raise ValueError(f"chunk size must be at least 1, not {chunk_size}")
     path = Path(input_path)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DealWarning)
-        records, errors = read_deals(path, strict=False)
+        if reader is None:
+            records, errors = read_deals(path, strict=False)
+        else:
+            records, errors = reader(path)
     # Hash after reading: read_deals has already turned an unreadable file into a clear error.
     digest = file_sha256(path)
     texts = tuple(str(w.message) for w in caught if issubclass(w.category, DealWarning))

@@ -227,9 +227,13 @@ class GamePointSearch:
         return self.test(hands, leader, trick, flags, gained, goal) >= -gained
 
     def _value_index(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...],
-                     flags: int, gained: int) -> tuple[int, int]:
+                     flags: int, gained: int, lo: int = 0, hi: int | None = None,
+                     first: int | None = None) -> tuple[int, int]:
         """(lo, hi): indexes in ``goals`` bracketing the value, by binary search over the
         breakpoints; lo == hi unless the budget ran out.
+
+        ``lo``/``hi`` are goal indexes the value is known to lie between, and ``first``
+        the goal to test first (``lo < first <= hi``), where the value most likely is.
 
         A test's fail-soft margin settles more goals at once: for every final
         outcome f the thresholds grow with the goal, so u_j ≥ u_k − max_f
@@ -241,10 +245,12 @@ class GamePointSearch:
         """
         finals = [g for g in self.payoff.net_table() if _extends(g, flags)]
         t = self.thresholds[:, finals]
-        lo, hi = 0, len(self.goals) - 1
+        hi = len(self.goals) - 1 if hi is None else hi
         try:
             while lo < hi:
                 mid = (lo + hi + 1) // 2
+                if first is not None:
+                    mid, first = (first if lo < first <= hi else mid), None
                 v = self.test(hands, leader, trick, flags, gained, mid)
                 if v >= -gained:
                     margin = v + gained
@@ -317,6 +323,61 @@ class GamePointSearch:
             lo, hi = self._value_index(nh, nl, nt, nf, ng)
             out[card] = SearchResult(self.goals[lo], self.goals[hi],
                                      int(self.stats[ST_NODES]) - before, 0.0, self.tests - tests)
+        return out
+
+    def line_card_values(self, position: Position, line: Sequence[int],
+                         budget: Budget | None = None, *, narrow: bool = True,
+                         ) -> list[dict[int, SearchResult]]:
+        """:meth:`card_values` at every step of a line of play from ``position``.
+
+        Entry ``i`` holds the net after each legal card where ``line[i]`` is played
+        (``line`` must be legal from ``position``, which is a position of this
+        payoff's root: birds won or lost and tricks lost along the line are followed,
+        as the payoff needs).  One table serves the whole line; ``budget`` applies to
+        each step.  With ``narrow`` each step's search is bounded by the value the step
+        before found for the card played (the value of this step's position);
+        ``narrow=False`` searches every card over all breakpoints (the reference the
+        tests compare with).
+        """
+        self._check(position)
+        hands, leader, trick = position.hands, position.leader, position.trick
+        flags, gained = self._root_flags(), 0
+        out: list[dict[int, SearchResult]] = []
+        index = {g: i for i, g in enumerate(self.goals)}
+        known: int | None = None  # goal index of this position's value, once known
+        for played in line:
+            self._begin(budget)
+            legal = self.legal(hands, leader, trick)
+            if not legal >> played & 1:
+                raise RulesError(f"card {CARD_IDS[played]} is not a legal play at step "
+                                 f"{len(out) + 1} of the line")
+            # The position's value (the played card's value one step back) bounds every
+            # card: the declarer's are at most it, a defender's at least it; and the
+            # value itself, where most cards are, is tested first.
+            top = len(self.goals) - 1
+            if known is None or not narrow:
+                bounds: tuple[int, int, int | None] = (0, top, None)
+            elif (leader + len(trick)) % 3 == self.declarer:
+                bounds = (0, known, known)
+            else:
+                bounds = (known, top, known + 1)
+            step: dict[int, SearchResult] = {}
+            for card in indices_of(legal):
+                nh, nl, nt, nf, ng = self._after(hands, leader, trick, flags, gained, card)
+                if not any(nh) and not nt:
+                    net = self.payoff.score(ng, nf).net_declarer
+                    step[card] = SearchResult(net, net)
+                    continue
+                before, tests = int(self.stats[ST_NODES]), self.tests
+                lo, hi = self._value_index(nh, nl, nt, nf, ng, *bounds)
+                step[card] = SearchResult(self.goals[lo], self.goals[hi],
+                                          int(self.stats[ST_NODES]) - before, 0.0,
+                                          self.tests - tests)
+            out.append(step)
+            r = step[played]
+            known = index.get(r.lower) if r.exact else None
+            hands, leader, trick, flags, gained = self._after(hands, leader, trick, flags,
+                                                              gained, played)
         return out
 
     def legal(self, hands: tuple[int, int, int], leader: int, trick: tuple[int, ...]) -> int:
