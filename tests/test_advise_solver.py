@@ -97,3 +97,33 @@ def test_a_hopeless_hand_passes_in_every_contract() -> None:
     assert adv.recommendation["contract"] == "pass"
     plain = adv.table[adv.table["kind"] == "plain"]
     assert (plain["mean_net"] < 0).all()
+
+
+def test_a_compile_waits_for_the_one_in_progress_and_then_skips() -> None:
+    """Two first runs compile once: the detached compile takes the lock, and a second
+    one waits for it and finds the cache full (here: already cached, so neither
+    compiles)."""
+    import threading
+    import time
+
+    fcntl = pytest.importorskip("fcntl")
+    from tarock_solver.advise.exact import compile_detached, compile_lock_path
+    from tarock_solver.solver import kernels_cached
+
+    solve_position((1 << 53, 1 << 52, 1 << 51), 0, 0)  # the kernels are in the cache
+    assert kernels_cached()
+    held = threading.Event()
+
+    def hold() -> None:
+        with open(compile_lock_path(), "a+") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            held.set()
+            time.sleep(0.6)
+
+    th = threading.Thread(target=hold)
+    th.start()
+    held.wait()
+    t0 = time.perf_counter()
+    assert compile_detached() is False
+    assert time.perf_counter() - t0 >= 0.5  # it waited for the holder
+    th.join()

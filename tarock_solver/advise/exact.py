@@ -10,14 +10,18 @@ parallel while the main thread runs the evaluator, and the kernels are loaded
 once per process.  On a fresh install (numba's cache empty) the kernels are
 compiled in a separate, detached process first: the compile never stalls the
 evaluator's first answer, and it finishes (writing the cache) even when the run
-that started it ends sooner.  The threads then load the compiled code.
+that started it ends sooner.  The threads then load the compiled code.  Compiles
+are serialised by a lock file (:func:`compile_detached`): a second run started
+while the first one's compile is going waits for it instead of compiling again.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,7 +29,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-__all__ = ["ExactSolver", "Request", "warm_up"]
+__all__ = ["ExactSolver", "Request", "compile_detached", "compile_lock_path", "warm_up"]
 
 #: One position: (hands at trick 1 in seat order, declarer seat, a first guess of its
 #: value for MTD(f)); forehand leads.
@@ -42,6 +46,32 @@ def warm_up(search: Any = None) -> None:
 
     search = search or CardPointSearch(TT_BITS)
     search.value(Position((1 << 53, 1 << 52, 1 << 51), 0, 0), Budget(seconds=600.0))
+
+
+def compile_lock_path() -> str:
+    """The lock file the detached compiles of this user take (one compile at a time)."""
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return os.path.join(tempfile.gettempdir(), f"tarock-solver-compile-{uid}.lock")
+
+
+def compile_detached() -> bool:
+    """Compile the kernels into numba's cache unless another compile did it meanwhile;
+    True if this call compiled.  Runs in the detached process :class:`ExactSolver`
+    starts; the lock makes concurrent first runs compile once (POSIX; elsewhere
+    each compiles)."""
+    from ..solver import kernels_cached
+
+    try:
+        import fcntl
+    except ImportError:  # no flock: compile without the lock
+        fcntl = None
+    with open(compile_lock_path(), "a+") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # waits while another run compiles
+        if kernels_cached():
+            return False
+        warm_up()
+        return True
 
 
 def solve_one(search: Any, request: Request, deadline: float | None
@@ -93,8 +123,9 @@ class ExactSolver:
                 # if this run ends first, so the next run loads the kernels.
                 self.compiled_first = True
                 proc = subprocess.Popen(
-                    [sys.executable, "-c", "from tarock_solver.advise.exact import warm_up; "
-                     "warm_up()"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    [sys.executable, "-c", "from tarock_solver.advise.exact import "
+                     "compile_detached; compile_detached()"], stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL, start_new_session=True)
                 proc.wait()
             warm_up()
@@ -160,6 +191,8 @@ class ExactSolver:
             self.solves += len(values)
             return list(values)
         limit = None if deadline is None else deadline + GRACE
+        if limit is not None and not self._ready.is_set():
+            limit = deadline  # still compiling: no solve can end in the grace
         out: list[int | None] = []
         for fut in futures:
             wait = None if limit is None else max(0.0, limit - time.time())
