@@ -94,11 +94,13 @@ class _BadRecord(Exception):
         self.messages = messages
 
 
-def deal_file_format(path: str | PathLike[str]) -> Literal["jsonl", "csv"]:
-    """``"jsonl"`` or ``"csv"`` from the extension; FileFormatError for anything else."""
+def deal_file_format(path: str | PathLike[str], what: str = "deal file"
+                     ) -> Literal["jsonl", "csv"]:
+    """``"jsonl"`` or ``"csv"`` from the extension; FileFormatError for anything else
+    (``what`` names the kind of file in the message, e.g. ``"play-record file"``)."""
     suffix = Path(path).suffix.lower()
     if suffix not in _EXTENSIONS:
-        raise FileFormatError(f"{path}: unknown deal file type {suffix or '(no extension)'}; "
+        raise FileFormatError(f"{path}: unknown {what} type {suffix or '(no extension)'}; "
                               f"use .jsonl (JSON Lines) or .csv.", path=str(path))
     return _EXTENSIONS[suffix]  # type: ignore[return-value]
 

@@ -8,14 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
+from clitools import main, run
 from test_review_record import _malformed
 
 from tarock_solver.review import parse_record
 
-try:  # the installed CLI package, as tests/clitools.py uses; else the source tree's cli/
-    from tarock_cli.main import main
-except ImportError:
-    from cli.main import main
 #: The package the commands are imported from (where the monkeypatches must go).
 CLI = main.__module__.rsplit(".", 1)[0]
 
@@ -23,16 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tarock_solver" / "data"
 README_RECORD = ("deal: example-1; declarer: F; contract: three; talon: 4-6; discard: S9 S7 C9; "
                  "play: ♥K ♥J ♥Q | Mond 13 Sküs")
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _no_work(*args, **kwargs):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..auction import may_ever_call
 from ..errors import RulesError
@@ -93,6 +94,7 @@ def knowledge_of(req: AdviceRequest) -> Knowledge:
     return Knowledge((hands[0], hands[1], hands[2]), talon)
 
 
+@lru_cache(maxsize=64)  # an exhaustive auction search (~0.06 s) per rule set and seat
 def lower_unavailable(rules: Rules, seat: int) -> str | None:
     """Why ``seat`` can never bid Lower under these rules (None: it can, in some auction).
 

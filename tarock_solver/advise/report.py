@@ -109,6 +109,13 @@ def _announce_rate(ser: ContractSeries, p: int) -> tuple[float, bool]:
     return float(np.mean(said)), conditional
 
 
+def _gain(ser: ContractSeries, policy: int, min_prefix: int,
+          worlds: np.ndarray | None = None) -> Estimate:
+    """A policy's net minus plain play's, paired on the same worlds (optionally masked)."""
+    return combine(ser.terms(policy, "net", worlds=worlds)
+                   + ser.terms(0, "net", -1.0, worlds=worlds), min_prefix=min_prefix)
+
+
 def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
     rows = []
     for ser in series.values():
@@ -117,10 +124,7 @@ def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
         behaviour = talon_behaviour(ser)
         for p, pol in enumerate(ser.plan.policies):
             kind = {"combo": "best"}.get(pol.kind, pol.kind)
-            gain = None
-            if p:
-                gain = combine(ser.terms(p, "net") + ser.terms(0, "net", -1.0),
-                               min_prefix=MIN_EXACT)
+            gain = _gain(ser, p, MIN_EXACT) if p else None
             rate, cond = _announce_rate(ser, p)
             rows.append(OptionRow(ser.contract, p, pol.name, kind, ser.estimate(p, "net"),
                                   ser.estimate(p, "made"), ser.estimate(p, "points"), gain,
@@ -185,11 +189,8 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
         e = combine(ser.terms(r.policy, "net", worlds=mask), min_prefix=half)
         if not math.isfinite(e.mean):
             continue
-        if r.kind != "plain":
-            g = combine(ser.terms(r.policy, "net", worlds=mask)
-                        + ser.terms(0, "net", -1.0, worlds=mask), min_prefix=half)
-            if not _gain_pays(g):
-                continue
+        if r.kind != "plain" and not _gain_pays(_gain(ser, r.policy, half, mask)):
+            continue
         cands.append((r, e))
     firm = [(r, e) for r, e in cands if e.has_se]
     best, value = None, (0.0 if allow_pass else -math.inf)

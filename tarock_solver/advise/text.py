@@ -10,8 +10,8 @@ from .report import ANNOUNCE_GAIN_SE, Advice
 
 __all__ = ["advice_lines"]
 
-#: An announcement is shown when its gain over plain play is at least this many SEs
-#: (the rule that lets it into the recommendation), or when it is recommended.
+#: An announcement is shown when its gain over plain play is at least this many SEs (the
+#: recommendation's rule, which also wants the SE to exist), or when it is recommended.
 SHOW_GAIN_SE = ANNOUNCE_GAIN_SE
 
 

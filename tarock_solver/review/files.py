@@ -18,6 +18,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from ..deal_files import deal_file_format
 from ..errors import FileFormatError, TarockError, json_error_text
 from .record import PlayRecord
 from .report import record_csv_values, record_json
@@ -36,13 +37,7 @@ _CSV_COLUMNS = ("id", "deal", "declarer", "contract", "talon_pick", "discard", "
 
 
 def _format_of(path: Path) -> str:
-    suffix = path.suffix.lower()
-    if suffix in (".jsonl", ".ndjson"):
-        return "jsonl"
-    if suffix == ".csv":
-        return "csv"
-    raise FileFormatError(f"{path}: unknown file type {suffix or '(none)'}; play-record files "
-                          "are .jsonl or .csv.", path=str(path))
+    return deal_file_format(path, what="play-record file")
 
 
 def _location(path: Path, line: int, rid: str | None) -> str:
