@@ -245,6 +245,26 @@ def test_lower_only_where_the_seat_can_bid_it() -> None:
         make_problem(request(seat=0, contracts=("lower",)), rules)
 
 
+def test_contracts_sharing_positions_count_as_one_contender() -> None:
+    """Three and Lower are solved on the same positions: with two contenders, the exact
+    worlds go to both of them and to one contract that takes another talon share."""
+    # Three and Lower rank above Solo for this hand (the case where they took both places)
+    eng = engine_for(request(seat=1, samples=12, contracts=("three", "lower", "solo"),
+                             settings=replace(FAST, contenders=2)), 12)
+    live = eng.contenders()
+    takes = [s.plan.take for s in live]
+    assert len(set(takes)) == 2
+    names = {s.contract for s in live}
+    assert ("three" in names) == ("lower" in names)
+    # the grouping follows the evaluator's ranking of the contracts
+    ranked = sorted(eng.series.values(), key=lambda s: -eng.evaluator_best(s))
+    want: list[int] = []
+    for s in ranked:
+        if s.plan.take not in want:
+            want.append(s.plan.take)
+    assert set(takes) == set(want[:2])
+
+
 def test_lower_is_recommended_only_over_a_seniors_three() -> None:
     """Lower and Three are never open together: the opening recommendation leaves Lower
     out, the answer to a senior's Three leaves Three out; a declarer who always wins

@@ -287,7 +287,14 @@ class Engine:
         """
         live = [s for s in self.series.values() if not s.cut and s.planned < self._cap(s)]
         ranked = sorted(live, key=lambda s: -self.evaluator_best(s))
-        return ranked[:self.s.contenders]
+        # Contracts that take the same talon share their positions (Three and Lower):
+        # they count as one contender, so the second place goes to another decision.
+        groups: list[int] = []
+        for s in ranked:
+            if s.plan.take not in groups:
+                groups.append(s.plan.take)
+        chosen = set(groups[:self.s.contenders])
+        return [s for s in ranked if s.plan.take in chosen]
 
     def evaluator_best(self, ser: ContractSeries) -> float:
         """The evaluator's mean net of the contract's best option (cached per world count)."""
