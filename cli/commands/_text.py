@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from tarock_solver.columns import align
+
 _ASCII = str.maketrans({
     "×": "x", "−": "-", "—": "-", "–": "-", "≥": ">=", "≤": "<=", "⅓": " 1/3", "⅔": " 2/3",
     "ö": "oe", "ü": "ue", "ä": "ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "≡": "=",
@@ -18,12 +20,7 @@ def plain(text: str, ascii_only: bool) -> str:
 
 def table(rows: list[list[str]], header: list[str], indent: str = "  ") -> list[str]:
     """Rows left-aligned in columns under a header."""
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    out = []
-    for r in [header, *rows]:
-        out.append(indent + "  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True))
-                   .rstrip())
-    return out
+    return align(rows, header, indent=indent)
 
 
 def stdout_encoding() -> str | None:

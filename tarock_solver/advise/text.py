@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ..columns import align
 from .cv import MIN_EXACT
 from .report import ANNOUNCE_GAIN_SE, Advice
 
@@ -40,12 +41,6 @@ def _label(names: dict[str, str], contract: str, option: str) -> str:
     if option == "plain":
         return name
     return f"{name} with {option.removeprefix('best:').replace(';', ' + ')}"
-
-
-def _table(rows: list[list[str]], header: list[str]) -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    return ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-            for r in [header, *rows]]
 
 
 def _contract_rows(adv: Advice, names: dict[str, str]) -> list[list[str]]:
@@ -148,14 +143,14 @@ def _reasons(adv: Advice) -> list[str]:
 def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -> list[str]:
     """Everything the text view prints after the header, line by line."""
     meta = adv.meta
-    lines = _table(_contract_rows(adv, names),
+    lines = align(_contract_rows(adv, names),
                    ["contract", "P(make)", "E[card points]", "E[net game points]", "exact",
                     "talon"])
     shown, hidden = _announcement_rows(adv, names)
     lines.append("")
     if shown:
         lines.append("Announcements that pay (gain over plain play of the same contract, paired):")
-        lines += _table(shown, ["contract", "announce", "when", "gain", "E[net]"])
+        lines += align(shown, ["contract", "announce", "when", "gain", "E[net]"])
         if hidden:
             lines.append(f"  ({hidden} other announcement options gain nothing; --json lists "
                          "them all)")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..columns import align
 from ..errors import FileFormatError
 from .run import BENCH_SCHEMA
 
@@ -67,12 +68,6 @@ def _rate(value: Any) -> str:
     return f"{value / 1e6:.2f} M"
 
 
-def _table(rows: list[list[str]], header: list[str]) -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    return ["  " + "  ".join(c.rjust(w) if i else c.ljust(w)
-                             for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
-            for r in [header, *rows]]
-
 
 def _machine_line(m: dict[str, Any], start_load: list[float] | None) -> str:
     mem = f", {m['memory_gib']} GiB" if m.get("memory_gib") else ""
@@ -131,13 +126,14 @@ def format_report(doc: dict[str, Any]) -> list[str]:
                      *(_num(s[k]) for k in _TIME_KEYS), _rate(s["nodes_per_s"])])
     header = ["Tricks", "Solved", "Over budget", "Median ms", "p90 ms", "p99 ms", "Max ms",
               "Nodes/s"]
-    lines += _table(rows, header)
+    lines += align(rows, header, numeric=True)
     nw = doc["null_window"]
     lines.append("")
     lines.append(f"Null-window test 'at least {nw['target']}?', {nw['tricks']} tricks, one thread "
                  f"({nw['reached']} of {nw['solved']} reached):")
-    lines += _table([[str(nw["tricks"]), str(nw["solved"]), str(nw["over_budget"]),
-                      *(_num(nw[k]) for k in _TIME_KEYS), _rate(nw["nodes_per_s"])]], header)
+    lines += align([[str(nw["tricks"]), str(nw["solved"]), str(nw["over_budget"]),
+                     *(_num(nw[k]) for k in _TIME_KEYS), _rate(nw["nodes_per_s"])]], header,
+                   numeric=True)
 
     th = doc.get("threads")
     lines.append("")
@@ -161,8 +157,8 @@ def format_report(doc: dict[str, Any]) -> list[str]:
             trows.append([f"DD table ({tt['processes']} proc.)", str(tt["deals"]),
                           _num(tt["wall_ms"]), _num(tt["single_thread_ms"]),
                           _num(tt["speedup"], 2), "-", str(len(tt["mismatches"]))])
-        lines += _table(trows, ["Kind", "Positions", "Wall ms", "1-thread ms", "Speed-up",
-                                "Nodes/s", "Mismatches"])
+        lines += align(trows, ["Kind", "Positions", "Wall ms", "1-thread ms", "Speed-up",
+                                "Nodes/s", "Mismatches"], numeric=True)
     else:
         lines.append("All threads: not run (--threads 1).")
 
@@ -255,7 +251,7 @@ def compare_reports(old: dict[str, Any], new: dict[str, Any]) -> Comparison:
             + "; the ratios compare unlike runs.")
     if old["machine"]["cpu"] != new["machine"]["cpu"]:
         lines.append("Note: the runs were made on different CPUs.")
-    lines += _table(rows, ["Metric", "Old", "New", "New/old"])
+    lines += align(rows, ["Metric", "Old", "New", "New/old"], numeric=True)
     a, b = _values(old), _values(new)
     mismatches = [" ".join(str(x) for x in key) + f": {a[key]} vs {b[key]}"
                   for key in sorted(set(a) & set(b), key=str) if a[key] != b[key]]

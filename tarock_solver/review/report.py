@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import CARD_IDS, INDEX_OF, SEAT_NAMES, card_label, round_points
+from ..columns import align
 from ..notation import format_deal
 from .engine import CardVerdict, ExchangeVerdict, Review
 from .record import PlayRecord
@@ -289,10 +290,7 @@ def review_lines(rv: Review, *, ascii_only: bool = False, all_cards: bool = True
         if rv.game_points:
             row[6:6] = [_fmt_net(c.gp_after), _signed(c.gp_loss)]
         body.append(row)
-    widths = [max(len(str(r[i])) for r in [header, *body]) for i in range(len(header))]
-    for r in [header, *body]:
-        lines.append("  " + "  ".join(str(x).ljust(w) for x, w in zip(r, widths, strict=True))
-                     .rstrip())
+    lines += align(body, header)
     lines.append("")
     lines.append("Before/After: the declarer's card points with best play from before / after "
                  "the card; Loss: what the card cost its player, in card points; * the "

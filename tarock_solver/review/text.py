@@ -33,11 +33,12 @@ from typing import Any
 
 from ..cards import CARD_IDS, SEAT_HELP, SEAT_NAMES, canonical_order, indices_of
 from ..deal import Deal
-from ..errors import Problem, TarockError, make_error
+from ..errors import Problem, RulesError, TarockError, make_error
 from ..notation import example_or_text, format_deal, parse_card, parse_deal
 from ..play import trick_winner
 from ..rules import CONTRACT_KEYS
-from ..rules.names import ANNOUNCE_LEVELS, item_name
+from ..rules.names import ANNOUNCE_LEVELS, item_name, seat_index
+from ..rules.profiles import CONTRACT_ALIASES
 from ..talon import TALON_TAKE, talon_groups
 from .record import PlayRecord, PlayRecordError
 
@@ -67,12 +68,6 @@ _KEY_OF = {alias: key for key, aliases in _KEYS.items() for alias in aliases}
 _FIELD_RE = re.compile(r"^\s*([A-Za-z][A-Za-z _-]*?)\s*[:=]\s?(.*)$", re.DOTALL)
 _EMPTY = ("", "-", "none", "—")
 
-#: English and German spellings of the contracts beyond the profile's own names.
-_CONTRACT_ALIASES = {"dreier": "three", "3": "three", "lowerthree": "lower", "zweier": "two",
-                     "2": "two", "einer": "one", "1": "one", "solodreier": "solo",
-                     "solo": "solo"}
-
-
 def _error(problems: list[str]) -> PlayRecordError:
     return make_error(PlayRecordError, [Problem(p) for p in problems])  # type: ignore[return-value]
 
@@ -88,12 +83,10 @@ def _fold_key(key: str) -> str:
 
 def parse_seat(text: str, what: str = "declarer") -> int:
     """0, 1, 2 for ``F``, ``M``, ``R`` (any case; also ``forehand`` … ``rearhand``)."""
-    key = str(text).strip().lower()
-    names = {"f": 0, "forehand": 0, "vorhand": 0, "m": 1, "middlehand": 1, "mittelhand": 1,
-             "r": 2, "rearhand": 2, "hinterhand": 2, "dealer": 2}
-    if key in names:
-        return names[key]
-    raise _error([f'{what}: unknown seat "{text}"; {SEAT_HELP}.'])
+    try:
+        return seat_index(str(text))
+    except RulesError:
+        raise _error([f'{what}: unknown seat "{text}"; {SEAT_HELP}.']) from None
 
 
 def parse_contract(text: str) -> str:
@@ -101,8 +94,8 @@ def parse_contract(text: str) -> str:
     key = re.sub(r"[\s_\-()]+", "", str(text).strip().lower())
     if key in CONTRACT_KEYS:
         return key
-    if key in _CONTRACT_ALIASES:
-        return _CONTRACT_ALIASES[key]
+    if key in CONTRACT_ALIASES:
+        return CONTRACT_ALIASES[key]
     raise _error([f'contract: unknown contract "{text}"; expected one of '
                   f'{", ".join(CONTRACT_KEYS)}.'])
 

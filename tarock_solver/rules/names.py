@@ -85,11 +85,19 @@ def item_name(text: str) -> str:
     )
 
 
+#: Seats by their long English and German names (the dealer sits rearhand).
+_SEAT_ALIASES = {"FOREHAND": 0, "VORHAND": 0, "MIDDLEHAND": 1, "MITTELHAND": 1,
+                 "REARHAND": 2, "HINTERHAND": 2, "DEALER": 2}
+
+
 def seat_index(text: str | int) -> int:
-    """Seat number 0/1/2 of ``F``/``M``/``R`` (or of 0/1/2 themselves)."""
+    """Seat number 0/1/2 of ``F``/``M``/``R`` (any case; also ``forehand`` …
+    ``rearhand``, ``Vorhand`` … ``Hinterhand``, ``dealer``; or of 0/1/2 themselves)."""
     if isinstance(text, int) and not isinstance(text, bool) and text in (0, 1, 2):
         return text
     key = str(text).strip().upper()
     if key in SEAT_NAMES:
         return SEAT_NAMES.index(key)
+    if key in _SEAT_ALIASES:
+        return _SEAT_ALIASES[key]
     raise RulesError(f'unknown seat "{text}"; {SEAT_HELP}.')

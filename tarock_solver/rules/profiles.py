@@ -326,7 +326,8 @@ RAISED_LEVELS: dict[str, tuple[tuple[str, ...], dict[str, int]]] = {
 #: Other names of the contracts accepted on input (German and table names).
 CONTRACT_ALIASES: dict[str, str] = {
     "dreier": "three", "dreiblatt": "three", "3blatt": "three", "3": "three",
-    "unterer": "lower",
-    "zweiblatt": "two", "2blatt": "two", "2": "two",
-    "einblatt": "one", "1blatt": "one", "1": "one",
+    "unterer": "lower", "lowerthree": "lower",
+    "zweier": "two", "zweiblatt": "two", "2blatt": "two", "2": "two",
+    "einer": "one", "einblatt": "one", "1blatt": "one", "1": "one",
+    "solodreier": "solo",
 }
