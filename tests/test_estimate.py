@@ -147,6 +147,30 @@ def test_labels_refuse_a_different_run(tmp_path, tiny_short):
         L.generate(5, "short", 6, out, chunk_size=2)
 
 
+def test_game_point_labels_are_the_net_of_plain_play(tmp_path):
+    from tarock_solver.rules import load_rules
+    from tarock_solver.solver import deal_game_points
+
+    out = tmp_path / "gp.npz"
+    assert L.generate(1, "post_exchange", 1, out, start=3, objective="gamepoints", command="c")
+    data = L.load_labels(out, objective="gamepoints")
+    pos = P.sample_position(1, "post_exchange", 3)
+    deal = random_deal(P.stream_rng(1, "post_exchange", 3))
+    # the stream's first draw is the position's deal: the defenders hold their dealt cards
+    for seat in range(3):
+        if seat != pos.declarer:
+            assert deal.hands[seat] == pos.hands[seat]
+    contract = list(P.CONTRACT_CODES)[pos.contract]
+    want = deal_game_points(deal, pos.declarer, contract, rules=load_rules("dummett"),
+                            hand_after=pos.hands[pos.declarer], discard=pos.discard)
+    assert int(data["net"][0]) == want.value
+    assert int(data["line_points"][0]) == want.detail.points
+    assert str(data["birds"][0]) == want.detail.birds
+    assert list(data["index"]) == [3] and int(data["contract"][0]) == pos.contract
+    with pytest.raises(RulesError, match="after an exchange"):
+        L.generate(1, "short", 1, tmp_path / "x.npz", objective="gamepoints")
+
+
 # ----------------------------------------------------------------- features and model
 
 def _random_ensemble(seed: int = 0, trees: int = 40, depth: int = 5) -> T.ObliviousEnsemble:

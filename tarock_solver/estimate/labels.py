@@ -28,6 +28,16 @@ byte-reproducible) with one row per position:
 hand · ``contract`` int8 (:data:`.positions.CONTRACT_CODES`, -1 none) · ``kind``
 uint8 (:data:`.positions.KINDS`) · ``index`` int64, the position's index in its
 stream · ``meta`` a JSON string with the settings and the generator command.
+
+``--objective gamepoints`` labels the same streams (16-card positions after an
+exchange: kinds ``post_exchange`` and ``biddable``) with the game-point solver
+instead: the declarer's exact double-dummy **net game points of plain play** in the
+position's contract under the ``dummett`` rules, silent birds, Valat and hand
+bonuses scored as the sheet does (hands as dealt from the position's deal).  Its
+rows have ``net`` int16 (in place of ``value``), ``line_points`` uint8 (the
+declarer's rounded card points on one optimal line) and ``birds`` (the scorer's bird
+notes on that line, e.g. ``pagat@decl:won``); the card-point label of the same
+(seed, kind, index) is in the card-point file of that stream.
 """
 
 from __future__ import annotations
@@ -50,8 +60,8 @@ from ..batch.checkpoint import Checkpoint, atomic_write, parts_dir
 from ..errors import RulesError
 from . import positions as P
 
-__all__ = ["FIELDS", "SAMPLER_VERSION", "assemble", "generate", "load_labels", "main",
-           "write_npz"]
+__all__ = ["FIELDS", "GP_FIELDS", "OBJECTIVES", "SAMPLER_VERSION", "assemble", "fields_of",
+           "generate", "load_labels", "main", "write_npz"]
 
 #: Bumped whenever the sampler's output for a (seed, kind, index) changes.
 SAMPLER_VERSION = 1
@@ -59,6 +69,21 @@ SAMPLER_VERSION = 1
 FIELDS: dict[str, Any] = {"hands": np.uint64, "leader": np.uint8, "declarer": np.uint8,
                           "value": np.uint8, "nodes": np.int64, "cards": np.uint8,
                           "contract": np.int8, "kind": np.uint8, "index": np.int64}
+#: The fields of a game-point label file (``--objective gamepoints``).
+GP_FIELDS: dict[str, Any] = {"hands": np.uint64, "leader": np.uint8, "declarer": np.uint8,
+                             "net": np.int16, "line_points": np.uint8, "birds": "<U48",
+                             "nodes": np.int64, "cards": np.uint8, "contract": np.int8,
+                             "kind": np.uint8, "index": np.int64}
+#: What a label file can hold; the rules the game-point labels are scored by.
+OBJECTIVES = ("cardpoints", "gamepoints")
+GP_RULES = "dummett"
+#: The kinds with whole 16-card positions after an exchange (what a game-point label needs).
+GP_KINDS = ("post_exchange", "biddable")
+
+
+def fields_of(objective: str) -> dict[str, Any]:
+    """The per-row fields of a label file of ``objective``."""
+    return GP_FIELDS if objective == "gamepoints" else FIELDS
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
@@ -90,12 +115,16 @@ def sampler_fingerprint(seed: int, kind: str, start: int = 0) -> str:
     return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
 
 
-def _settings(seed: int, kind: str, start: int, tt_bits: int | str) -> dict[str, Any]:
-    return {"seed": int(seed), "kind": kind, "start": int(start),
-            "tt_bits": tt_bits if tt_bits == "auto" else int(tt_bits),
-            "sampler": SAMPLER_VERSION, "contract_weights": P.CONTRACT_WEIGHTS,
-            "shortlist_share": P.SHORTLIST_SHARE, "short_cards": list(P.SHORT_CARDS),
-            "fingerprint": sampler_fingerprint(seed, kind, start)}
+def _settings(seed: int, kind: str, start: int, tt_bits: int | str,
+              objective: str = "cardpoints") -> dict[str, Any]:
+    out = {"seed": int(seed), "kind": kind, "start": int(start),
+           "tt_bits": tt_bits if tt_bits == "auto" else int(tt_bits),
+           "sampler": SAMPLER_VERSION, "contract_weights": P.CONTRACT_WEIGHTS,
+           "shortlist_share": P.SHORTLIST_SHARE, "short_cards": list(P.SHORT_CARDS),
+           "fingerprint": sampler_fingerprint(seed, kind, start)}
+    if objective != "cardpoints":  # card-point runs keep the keys of their checkpoints
+        out.update(objective=objective, rules=GP_RULES)
+    return out
 
 
 def _manifest(out: Path, settings: dict[str, Any], chunk_size: int, count: int
@@ -144,6 +173,48 @@ def _solve_chunk(seed: int, kind: str, first: int, rows: int, tt_bits: int | str
     return out
 
 
+def _solve_chunk_gp(seed: int, kind: str, first: int, rows: int, tt_bits: int | str
+                    ) -> dict[str, np.ndarray]:
+    """Sample one chunk and solve every position's plain play for game points exactly
+    (no budget), each with a fresh table (so values and nodes depend on the position
+    alone)."""
+    from ..cards import thirds_of
+    from ..deal import random_deal
+    from ..rules import load_rules
+    from ..solver import solve_game_points
+
+    rules = load_rules(GP_RULES)
+    contracts = list(P.CONTRACT_CODES)
+    out = {name: np.zeros((rows, 3) if name == "hands" else rows, dtype=dt)
+           for name, dt in GP_FIELDS.items()}
+    seconds = np.zeros(rows, dtype=np.float64)
+    for r in range(rows):
+        pos = P.sample_position(seed, kind, first + r)
+        # the deal is the stream's first draw (the defenders' hand bonuses count as dealt)
+        dealt = random_deal(P.stream_rng(seed, kind, pos.index)).hands
+        d = pos.declarer
+        bits = 20 if tt_bits == "auto" else int(tt_bits)
+        t0 = time.perf_counter()
+        res = solve_game_points(pos.hands, 0, d, rules=rules, contract=contracts[pos.contract],
+                                discard_thirds=thirds_of(pos.discard), valat_open=True,
+                                declarer_hand=pos.hands[d], dealt=dealt, tt_bits=bits)
+        seconds[r] = time.perf_counter() - t0
+        detail = res.detail
+        out["hands"][r] = pos.hands
+        out["leader"][r] = pos.leader
+        out["declarer"][r] = d
+        out["net"][r] = int(res.value)
+        out["line_points"][r] = int(detail.points) if detail is not None else 0
+        out["birds"][r] = detail.birds if detail is not None else ""
+        out["nodes"][r] = int(res.nodes)
+        out["cards"][r] = pos.cards_per_hand
+        out["contract"][r] = pos.contract
+        out["kind"][r] = P.KINDS[kind]
+        out["index"][r] = pos.index
+    out["seconds"] = seconds
+    return out
+
+
 def _load_chunk(ckpt: Checkpoint, index: int, rows: int) -> dict[str, np.ndarray] | None:
     """A finished chunk with ``rows`` rows, or None if it is missing, damaged or stale."""
     path = ckpt.chunk_path(index)
@@ -155,7 +226,7 @@ def _load_chunk(ckpt: Checkpoint, index: int, rows: int) -> dict[str, np.ndarray
     except Exception:  # noqa: BLE001 — a damaged part is simply recomputed
         return None
     if not isinstance(payload, dict) or payload.get("key") != ckpt.key \
-            or payload.get("index") != index or len(payload["arrays"]["value"]) != rows:
+            or payload.get("index") != index or len(payload["arrays"]["index"]) != rows:
         return None
     return payload["arrays"]
 
@@ -169,23 +240,26 @@ def _meta(settings: dict[str, Any], chunk_size: int, count: int, command: str | 
                        "command": command}, sort_keys=True)
 
 
-def _write_outputs(out: Path, chunks: list[dict[str, np.ndarray]], meta: str) -> int:
+def _write_outputs(out: Path, chunks: list[dict[str, np.ndarray]], meta: str,
+                   objective: str = "cardpoints") -> int:
+    fields = fields_of(objective)
     merged = {name: np.concatenate([c[name] for c in chunks]) if chunks else
               np.zeros((0, 3) if name == "hands" else 0, dtype=dt)
-              for name, dt in FIELDS.items()}
-    merged = {name: merged[name].astype(FIELDS[name], copy=False) for name in FIELDS}
+              for name, dt in fields.items()}
+    merged = {name: merged[name].astype(fields[name], copy=False) for name in fields}
     merged["meta"] = np.array(meta)
     write_npz(out, merged)
     seconds = np.concatenate([c["seconds"] for c in chunks]) if chunks else np.zeros(0)
     write_npz(out.with_name(out.name.removesuffix(".npz") + ".timing.npz"),
               {"index": merged["index"], "seconds": seconds})
-    return len(merged["value"])
+    return len(merged["index"])
 
 
 def generate(seed: int, kind: str, count: int, out: str | Path, *, start: int = 0,
              chunk_size: int = 25, tt_bits: int | str = 20, restart: bool = False,
              max_chunks: int | None = None, keep_parts: bool = False,
-             command: str | None = None, log: Any = None) -> bool:
+             command: str | None = None, log: Any = None,
+             objective: str = "cardpoints") -> bool:
     """Label positions ``start … start+count-1`` of ``(seed, kind)`` into ``out``.
 
     Resumes from ``out``'s checkpoints.  ``max_chunks`` stops after solving that
@@ -197,8 +271,15 @@ def generate(seed: int, kind: str, count: int, out: str | Path, *, start: int = 
         raise RulesError(f'unknown position kind "{kind}"; expected one of: {", ".join(P.KINDS)}')
     if count < 0 or start < 0 or chunk_size < 1:
         raise RulesError("count and start must not be negative and chunk size must be >= 1")
+    if objective not in OBJECTIVES:
+        raise RulesError(f'unknown objective "{objective}"; expected one of: '
+                         f'{", ".join(OBJECTIVES)}')
+    if objective == "gamepoints" and kind not in GP_KINDS:
+        raise RulesError(f'game-point labels need whole positions after an exchange: kind '
+                         f'{" or ".join(GP_KINDS)}, not "{kind}"')
+    solve_chunk = _solve_chunk_gp if objective == "gamepoints" else _solve_chunk
     out = Path(out)
-    settings = _settings(seed, kind, start, tt_bits)
+    settings = _settings(seed, kind, start, tt_bits, objective)
     rows = _chunk_rows(count, chunk_size)
     ckpt = Checkpoint.open(parts_dir(out), _manifest(out, settings, chunk_size, count),
                            restart=restart)
@@ -215,7 +296,7 @@ def generate(seed: int, kind: str, count: int, out: str | Path, *, start: int = 
                 if not warmed:  # compile / load the kernels outside the timed solves
                     _solve_chunk(seed, "short", 0, 1, 10)
                     warmed = True
-                arrays = _solve_chunk(seed, kind, start + i * chunk_size, n, tt_bits)
+                arrays = solve_chunk(seed, kind, start + i * chunk_size, n, tt_bits)
                 payload = {"key": ckpt.key, "index": i, "arrays": arrays}
                 atomic_write(ckpt.chunk_path(i), lambda h, p=payload: pickle.dump(
                     p, h, protocol=pickle.HIGHEST_PROTOCOL))
@@ -226,7 +307,7 @@ def generate(seed: int, kind: str, count: int, out: str | Path, *, start: int = 
                           f"{arrays['seconds'].sum():.1f} s (max {arrays['seconds'].max():.2f} "
                           f"s); {solved} new chunks in {el:.0f} s", file=log, flush=True)
             chunks.append(arrays)
-        _write_outputs(out, chunks, _meta(settings, chunk_size, count, command))
+        _write_outputs(out, chunks, _meta(settings, chunk_size, count, command), objective)
     finally:
         ckpt.close()
     if not keep_parts:
@@ -254,21 +335,23 @@ def assemble(out: str | Path, dest: str | Path) -> int:
         if payload.get("key") != manifest["key"]:
             break
         chunks.append(payload["arrays"])
-        if len(payload["arrays"]["value"]) < chunk_size:
+        if len(payload["arrays"]["index"]) < chunk_size:
             break
         i += 1
-    n = sum(len(c["value"]) for c in chunks)
+    n = sum(len(c["index"]) for c in chunks)
+    objective = manifest["settings"].get("objective", "cardpoints")
     return _write_outputs(dest, chunks, _meta(manifest["settings"], chunk_size, n,
-                                              f"assembled from {directory}"))
+                                              f"assembled from {directory}"), objective)
 
 
-def load_labels(*paths: str | Path) -> dict[str, np.ndarray]:
-    """Concatenate the rows of label files (``meta`` is dropped)."""
+def load_labels(*paths: str | Path, objective: str = "cardpoints") -> dict[str, np.ndarray]:
+    """Concatenate the rows of label files of ``objective`` (``meta`` is dropped)."""
+    fields = fields_of(objective)
     parts = []
     for p in paths:
         with np.load(p, allow_pickle=False) as z:
-            parts.append({name: z[name] for name in FIELDS})
-    return {name: np.concatenate([p[name] for p in parts]) for name in FIELDS}
+            parts.append({name: z[name] for name in fields})
+    return {name: np.concatenate([p[name] for p in parts]) for name in fields}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -278,6 +361,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--kind", choices=list(P.KINDS), required=True)
+    ap.add_argument("--objective", choices=list(OBJECTIVES), default="cardpoints",
+                    help="cardpoints (the evaluator's labels, default) or gamepoints (the "
+                         "net of plain play, birds included; kinds post_exchange, biddable)")
     ap.add_argument("--out", required=True, help="output .npz (checkpoints in OUT.parts/)")
     ap.add_argument("--start", type=int, default=0, help="first position index (default 0)")
     ap.add_argument("--chunk-size", type=int, default=25)
@@ -297,7 +383,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     tt_bits: int | str = args.tt_bits if args.tt_bits == "auto" else int(args.tt_bits)
     done = generate(args.seed, args.kind, args.count, args.out, start=args.start,
                     chunk_size=args.chunk_size, tt_bits=tt_bits, restart=args.restart,
-                    keep_parts=args.keep_parts, command=command, log=sys.stderr)
+                    keep_parts=args.keep_parts, command=command, log=sys.stderr,
+                    objective=args.objective)
     print(f"{'done' if done else 'stopped'}: {args.out}")
     return 0
 

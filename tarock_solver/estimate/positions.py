@@ -51,6 +51,7 @@ __all__ = [
     "SampledPosition",
     "sample_position",
     "sample_positions",
+    "stream_rng",
 ]
 
 #: Kind names and their codes (the first element of the spawn key; stored in data files).
@@ -97,7 +98,9 @@ class SampledPosition:
         return self.hands[0].bit_count()
 
 
-def _rng(seed: int, kind: str, index: int) -> np.random.Generator:
+def stream_rng(seed: int, kind: str, index: int) -> np.random.Generator:
+    """The generator position ``index`` of ``(seed, kind)`` is drawn from; its first
+    draw is the position's deal (:func:`~tarock_solver.deal.random_deal`)."""
     return np.random.default_rng(np.random.SeedSequence(int(seed),
                                                         spawn_key=(KINDS[kind], int(index))))
 
@@ -134,7 +137,7 @@ def sample_position(seed: int, kind: str, index: int) -> SampledPosition:
         raise RulesError(f"seed must be a non-negative integer, not {seed!r}")
     if int(index) < 0:
         raise RulesError(f"position index must not be negative, not {index!r}")
-    rng = _rng(seed, kind, index)
+    rng = stream_rng(seed, kind, index)
     deal = random_deal(rng)
     declarer = int(rng.integers(3))
     if kind == "biddable":
