@@ -360,3 +360,19 @@ def test_without_exact_worlds_no_number_gets_an_error_bar() -> None:
     rec = adv.recommendation
     assert rec["tentative"] and not math.isfinite(rec["mean_net_se"])
     assert not math.isfinite(rec["runner_up"]["difference_se"])
+
+
+def test_the_firm_time_hint_follows_the_pace_of_the_exact_solves() -> None:
+    from tarock_solver.advise.adviser import firm_time_limit
+
+    # 4 solves in 20 thread-seconds on 2 threads: 5 s a solve, 2 × 8 needed → 40 s, × 1.25
+    assert firm_time_limit(4, 20.0, 2, 2) == 60.0
+    # nothing finished: each thread's 10 s is a lower bound on a solve
+    assert firm_time_limit(0, 20.0, 2, 2) == 120.0
+    # fast solves: the smallest round limit; very slow ones: whole 5-minute steps
+    assert firm_time_limit(40, 2.0, 2, 2) == 20.0
+    assert firm_time_limit(1, 200.0, 2, 2) == 2100.0
+    assert firm_time_limit(3, 0.0, 2, 2) is None
+    # a fake solver (tests) has no pace: no hint
+    adv = advise(request(samples=24, settings=replace(FAST, max_exact=MIN_EXACT - 1)))
+    assert adv.recommendation["tentative"] and adv.meta["firm_time_limit"] is None

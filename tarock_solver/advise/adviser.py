@@ -12,9 +12,11 @@ any number of worker processes.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 
+from .cv import MIN_EXACT
 from .engine import AdviceSettings, run_engine
 from .exact import ExactSolver
 from .infoset import warm_evaluator
@@ -22,7 +24,10 @@ from .plan import AdviceRequest, Problem, make_problem
 from .report import Advice, build_table, option_rows, recommend
 from .rulesview import RulesView
 
-__all__ = ["AdviceRequest", "AdviceSettings", "advise"]
+__all__ = ["AdviceRequest", "AdviceSettings", "advise", "firm_time_limit"]
+
+#: Time limits a tentative answer's hint rounds up to (seconds).
+_NICE_LIMITS = (20, 30, 45, 60, 90, 120, 180, 300, 450, 600)
 
 PASS_NOTE = ("Passing is valued at 0 game points: it assumes that when you pass nobody "
              "scores against you (the others' games, which you would defend, are not modelled).")
@@ -106,7 +111,32 @@ def advise(req: AdviceRequest) -> Advice:
             PASS_NOTE,
         ],
     }
+    meta["firm_time_limit"] = (
+        firm_time_limit(meta["exact_solves"], meta["exact_solver_seconds"], req.jobs,
+                        req.settings.contenders)
+        if rec.get("tentative") and req.time_limit and not exact.compiled_first
+        and not result.interrupted and req.solve_batch is None else None)
     return Advice(table=table, recommendation=rec, meta=meta, rows=rows, points=points)
+
+
+def firm_time_limit(solves: int, solver_seconds: float, jobs: int, contenders: int
+                    ) -> float | None:
+    """The ``--time-limit`` a firm answer would take at this hand's pace (seconds, rounded
+    up to a round number), or None without a pace to go by.
+
+    A firm answer needs :data:`~.cv.MIN_EXACT` exact worlds for each of the
+    ``contenders``; a solve costs ``solver_seconds / solves`` thread-seconds here
+    (with no solve finished, each thread's whole time: a lower bound), and ``jobs``
+    threads share them.  A hint for the player, never an input to the estimates.
+    """
+    if solver_seconds <= 0:
+        return None
+    jobs = max(1, jobs)
+    per_solve = solver_seconds / solves if solves else solver_seconds / jobs
+    need = MIN_EXACT * max(1, contenders) * per_solve / jobs
+    need *= 1.25  # the evaluator's share of the time and the solves the deadline cuts
+    nice = next((x for x in _NICE_LIMITS if x >= need), None)
+    return float(nice if nice is not None else 300 * math.ceil(need / 300))
 
 
 def _progress_bar(req: AdviceRequest):

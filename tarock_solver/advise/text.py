@@ -137,7 +137,12 @@ def senior_three_line(adv: Advice, names: dict[str, str]) -> str | None:
 
 def _reasons(adv: Advice) -> list[str]:
     rec = adv.recommendation
-    return [f"  tentative: {why}" for why in rec.get("tentative_reasons", [])]
+    out = [f"  tentative: {why}" for why in rec.get("tentative_reasons", [])]
+    hint = adv.meta.get("firm_time_limit")
+    if hint is not None:
+        out.append(f"  for a firm answer on this hand: --time-limit {hint:.0f} or more (at the "
+                   "pace of its exact solves in this run)")
+    return out
 
 
 def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -> list[str]:
