@@ -376,3 +376,21 @@ def test_the_firm_time_hint_follows_the_pace_of_the_exact_solves() -> None:
     # a fake solver (tests) has no pace: no hint
     adv = advise(request(samples=24, settings=replace(FAST, max_exact=MIN_EXACT - 1)))
     assert adv.recommendation["tentative"] and adv.meta["firm_time_limit"] is None
+
+
+def test_an_announcement_enters_the_choice_only_for_a_gain_worth_making() -> None:
+    from tarock_solver.advise.cv import Estimate
+    from tarock_solver.advise.report import MIN_ANNOUNCE_GAIN, OptionRow, eligible
+
+    e = Estimate(10.0, 1.0, 100, 20)
+
+    def option(gain: Estimate | None) -> OptionRow:
+        return OptionRow("three", 0 if gain is None else 1, "plain" if gain is None else "x",
+                         "plain" if gain is None else "single", e, e, e, gain, 0.01, False, "")
+
+    plain = option(None)
+    tiny = option(Estimate(0.01, 0.005, 100, 20))  # 2 SE, but a hundredth of a point
+    noisy = option(Estimate(3.0, 4.0, 100, 20))  # under one SE
+    real = option(Estimate(MIN_ANNOUNCE_GAIN + 1.0, 0.5, 100, 20))
+    unsure = option(Estimate(5.0, math.nan, 100, 4))  # no SE yet
+    assert eligible([plain, tiny, noisy, real, unsure]) == [plain, real]

@@ -32,7 +32,7 @@ import pandas as pd
 from .cv import MIN_EXACT, MIN_WORLDS, Estimate, combine
 from .engine import ContractSeries
 
-__all__ = ["ANNOUNCE_GAIN_SE", "Advice", "EXTRA_COLUMNS", "NOISE_SE", "OptionRow", "SCHEMA_COLUMNS",
+__all__ = ["ANNOUNCE_GAIN_SE", "MIN_ANNOUNCE_GAIN", "Advice", "EXTRA_COLUMNS", "NOISE_SE", "OptionRow", "SCHEMA_COLUMNS",
            "build_table", "eligible", "option_rows", "recommend"]
 
 SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "option", "samples",
@@ -46,6 +46,9 @@ NOISE_SE = 2.0
 #: options (a Kramerpoi's net swings by 80 points a world) would otherwise win the
 #: maximum by luck.
 ANNOUNCE_GAIN_SE = 1.0
+#: ... and at least this many game points: a gain that rounds to nothing (an
+#: announcement made on 1 % of the talons for +0.01 ± 0.01) is not worth making.
+MIN_ANNOUNCE_GAIN = 0.5
 
 
 @dataclass
@@ -167,7 +170,7 @@ def _paired(series: dict[str, ContractSeries], a: OptionRow, b: OptionRow | None
 
 def _gain_pays(gain: Estimate | None) -> bool:
     """Does an announcement's paired gain over plain play earn it a place in the choice?"""
-    return (gain is not None and gain.has_se and gain.mean > 1e-9
+    return (gain is not None and gain.has_se and gain.mean >= MIN_ANNOUNCE_GAIN
             and gain.mean >= ANNOUNCE_GAIN_SE * gain.se)
 
 

@@ -7,7 +7,7 @@ import math
 
 from ..columns import align
 from .cv import MIN_EXACT
-from .report import ANNOUNCE_GAIN_SE, Advice
+from .report import ANNOUNCE_GAIN_SE, MIN_ANNOUNCE_GAIN, Advice
 
 __all__ = ["advice_lines"]
 
@@ -66,7 +66,7 @@ def _announcement_rows(adv: Advice, names: dict[str, str]) -> tuple[list[list[st
         if r.kind == "plain" or r.gain is None:
             continue
         chosen = r.contract == rec.get("contract") and r.option == rec.get("option")
-        pays = math.isfinite(r.gain.mean) and r.gain.mean > 1e-9 and (
+        pays = math.isfinite(r.gain.mean) and r.gain.mean >= MIN_ANNOUNCE_GAIN and (
             not r.gain.has_se or r.gain.mean >= SHOW_GAIN_SE * r.gain.se)
         if not (chosen or pays):
             hidden += 1
