@@ -394,3 +394,23 @@ def test_an_announcement_enters_the_choice_only_for_a_gain_worth_making() -> Non
     real = option(Estimate(MIN_ANNOUNCE_GAIN + 1.0, 0.5, 100, 20))
     unsure = option(Estimate(5.0, math.nan, 100, 4))  # no SE yet
     assert eligible([plain, tiny, noisy, real, unsure]) == [plain, real]
+
+
+def test_a_better_looking_option_with_few_exact_worlds_keeps_the_answer_tentative() -> None:
+    """The recommendation prefers options with an SE, but one that looks better on too few
+    exact worlds is named beside it: tentative, a close call, that option the runner-up."""
+    req = request(samples=24, contracts=("two", "one"), settings=replace(FAST, contenders=2))
+    eng = engine_for(req, 24)
+    two, one = eng.series["two"], eng.series["one"]
+    two.exact = zero_trick_points([(t.hands, 0) for t in two.tasks])  # firm, and hopeless
+    rows = option_rows(eng.series)
+    firm_only = recommend(eng.series, rows)
+    assert firm_only["contract"] in ("pass", "one")
+    one.exact = all_trick_points([(t.hands, 0) for t in one.tasks])[:MIN_EXACT - 5]
+    rows = option_rows(eng.series)
+    rec = recommend(eng.series, rows)
+    assert rec["contract"] == "pass"  # the firm option (Two) loses: pass, not a guess
+    assert rec["runner_up"]["contract"] == "one" and rec["close_call"] is True
+    assert rec["tentative"] is True
+    assert any(why.startswith("one plain has the higher estimate") for why in
+               rec["tentative_reasons"])

@@ -276,12 +276,25 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
         tentative_why.append(f"no option has {MIN_EXACT} exact worlds yet; the numbers are "
                              f"the evaluator's, not corrected")
     best = max(pool, key=lambda r: (r.net.mean, -r.policy), default=None)
+    # An option left out of the firm pool for want of exact worlds may still look better:
+    # the answer is then not firm, and that option is the one to name beside it.
+    hidden = None
+    if firm and best is not None:
+        hidden = max((r for r in allowed if not r.net.has_se and math.isfinite(r.net.mean)
+                      and r.net.mean > max(best.net.mean, 0.0 if not talon_mode else -math.inf)
+                      and (talon_mode or r.contract != best.contract)),
+                     key=lambda r: (r.net.mean, -r.policy), default=None)
+        if hidden is not None:
+            tentative_why.append(
+                f"{hidden.contract} {hidden.option} has the higher estimate but only "
+                f"{hidden.net.exact} exact worlds (fewer than {MIN_EXACT}): it may be the "
+                f"better choice")
     rec: dict = {"worlds": worlds}
     if best is None or (best.net.mean <= 0 and not talon_mode):
         rec.update(contract="pass", option="plain", mean_net=0.0, mean_net_se=0.0,
                    mean_points=math.nan, mean_points_se=math.nan, p_make=math.nan)
-        runner = best
-        diff = _paired(series, best, None) if best is not None else None
+        runner = hidden or best
+        diff = _paired(series, runner, None) if runner is not None else None
         if runner is not None and diff is not None:
             rec["runner_up"] = {"contract": runner.contract, "option": runner.option,
                                 "mean_net": runner.net.mean,
@@ -298,6 +311,8 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
         runner = max(others, key=lambda r: r.net.mean, default=None)
         if runner is not None and runner.net.mean <= 0 and not talon_mode:
             runner = None  # passing is the runner-up
+        if hidden is not None:
+            runner = hidden
         diff = _paired(series, best, runner)
         held = _held_out(series, rows, worlds, allow_pass=not talon_mode)
         rec.update(contract=best.contract, option=best.option,
