@@ -160,17 +160,22 @@ def _solve_chunk(seed: int, kind: str, first: int, rows: int, tt_bits: int | str
         values, nodes = solve_many([(pos.hands, pos.leader, pos.declarer)], threads=1,
                                    tt_bits=bits, stats=True)
         seconds[r] = time.perf_counter() - t0
-        out["hands"][r] = pos.hands
-        out["leader"][r] = pos.leader
-        out["declarer"][r] = pos.declarer
+        _put_position(out, r, pos)
         out["value"][r] = int(values[0])
         out["nodes"][r] = int(nodes[0])
-        out["cards"][r] = pos.cards_per_hand
-        out["contract"][r] = pos.contract
-        out["kind"][r] = P.KINDS[kind]
-        out["index"][r] = pos.index
     out["seconds"] = seconds
     return out
+
+
+def _put_position(out: dict[str, np.ndarray], r: int, pos: P.SampledPosition) -> None:
+    """Row ``r``'s fields that describe the position itself."""
+    out["hands"][r] = pos.hands
+    out["leader"][r] = pos.leader
+    out["declarer"][r] = pos.declarer
+    out["cards"][r] = pos.cards_per_hand
+    out["contract"][r] = pos.contract
+    out["kind"][r] = P.KINDS[pos.kind]
+    out["index"][r] = pos.index
 
 
 def _solve_chunk_gp(seed: int, kind: str, first: int, rows: int, tt_bits: int | str
@@ -200,17 +205,11 @@ def _solve_chunk_gp(seed: int, kind: str, first: int, rows: int, tt_bits: int | 
                                 declarer_hand=pos.hands[d], dealt=dealt, tt_bits=bits)
         seconds[r] = time.perf_counter() - t0
         detail = res.detail
-        out["hands"][r] = pos.hands
-        out["leader"][r] = pos.leader
-        out["declarer"][r] = d
+        _put_position(out, r, pos)
         out["net"][r] = int(res.value)
         out["line_points"][r] = int(detail.points) if detail is not None else 0
         out["birds"][r] = detail.birds if detail is not None else ""
         out["nodes"][r] = int(res.nodes)
-        out["cards"][r] = pos.cards_per_hand
-        out["contract"][r] = pos.contract
-        out["kind"][r] = P.KINDS[kind]
-        out["index"][r] = pos.index
     out["seconds"] = seconds
     return out
 
