@@ -36,8 +36,8 @@ from tarock_solver.solver import Budget, Position, default_search, solve_game_po
 def measure(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
     h = {x.id: x for x in load_advise_hands()}[hand_id]
     req = AdviceRequest(h.hand, h.seat, seed=args.seed, contracts=(contract,))
-    problem = make_problem(req, req.rule_profile())
     rules = req.rule_profile()
+    problem = make_problem(req, rules)
     eng = Engine(problem, AdviceSettings())
     for j in range(args.worlds):
         eng.evaluate_world(j)

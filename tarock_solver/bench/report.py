@@ -68,7 +68,6 @@ def _rate(value: Any) -> str:
     return f"{value / 1e6:.2f} M"
 
 
-
 def _machine_line(m: dict[str, Any], start_load: list[float] | None) -> str:
     mem = f", {m['memory_gib']} GiB" if m.get("memory_gib") else ""
     layer = f", {m['threading_layer']}" if m.get("threading_layer") else ""

@@ -84,6 +84,8 @@ GP_KINDS = ("post_exchange", "biddable")
 def fields_of(objective: str) -> dict[str, Any]:
     """The per-row fields of a label file of ``objective``."""
     return GP_FIELDS if objective == "gamepoints" else FIELDS
+
+
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
@@ -198,7 +200,7 @@ def _solve_chunk_gp(seed: int, kind: str, first: int, rows: int, tt_bits: int | 
         # the deal is the stream's first draw (the defenders' hand bonuses count as dealt)
         dealt = random_deal(P.stream_rng(seed, kind, pos.index)).hands
         d = pos.declarer
-        bits = 20 if tt_bits == "auto" else int(tt_bits)
+        bits = auto_tt_bits(pos.cards_per_hand) if tt_bits == "auto" else int(tt_bits)
         t0 = time.perf_counter()
         res = solve_game_points(pos.hands, 0, d, rules=rules, contract=contracts[pos.contract],
                                 discard_thirds=thirds_of(pos.discard), valat_open=True,
