@@ -48,3 +48,15 @@ def shifted_trick_points(positions):
     """:func:`fake_trick_points` plus 8 points (capped): far from any evaluator."""
     totals = [thirds_of(h[0] | h[1] | h[2]) // 3 for h, _ in positions]
     return [min(t, v + 8) for t, v in zip(totals, fake_trick_points(positions), strict=True)]
+
+
+def fake_game_net(request):
+    """A stand-in 'exact net game points' of a :class:`~tarock_solver.advise.exact.GameRequest`:
+    a bird-like bonus for the holder of the Pagat (tarock 1), far above any card-point net
+    in a Solo, so that counting the birds changes the recommendation."""
+    from tarock_solver.cards import BIRD_CARD
+
+    pagat = request.hands[request.declarer] >> BIRD_CARD["pagat"] & 1
+    bonus = 1000.0 if request.contract == "solo" else -1000.0
+    return (bonus if pagat else -bonus / 2) + (request.hands[request.declarer]
+                                               & TAROCK_MASK).bit_count()

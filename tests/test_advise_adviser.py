@@ -414,3 +414,78 @@ def test_a_better_looking_option_with_few_exact_worlds_keeps_the_answer_tentativ
     assert rec["tentative"] is True
     assert any(why.startswith("one plain has the higher estimate") for why in
                rec["tentative_reasons"])
+
+
+# -- silent birds: game-point solves of plain play as a further correction ----------------
+
+BIRDS_EVERYWHERE = replace(FAST, max_exact=None, birds_from=0, bird_every=1)
+
+
+def _game_requests(adv_series):
+    from tarock_solver.advise.exact import GameRequest
+
+    out = {}
+    for c, ser in adv_series.items():
+        reqs = []
+        for t in ser.tasks:
+            d = t.declarer
+            reqs.append(GameRequest(t.hands, d, c, t.pile_thirds,
+                                    tuple(t.dealt if i == d else t.hands[i] for i in range(3))))
+        out[c] = reqs
+    return out
+
+
+def test_net_with_birds_is_the_plain_mean_of_the_game_point_values():
+    """With every world solved both ways the estimate is the plain mean of the exact
+    game-point nets (the card-point terms cancel): the estimator's identity."""
+    from advise_fakes import fake_game_net
+
+    from tarock_solver.advise.engine import run_engine
+    from tarock_solver.advise.exact import ExactSolver
+
+    req = request(settings=BIRDS_EVERYWHERE, solve_game=fake_game_net)
+    problem = make_problem(req, req.rule_profile())
+    solver = ExactSolver(1, fake_trick_points, solve_game=fake_game_net)
+    res = run_engine(problem, req.settings, solver, samples=24, deadline=None)
+    reqs = _game_requests(res.series)
+    rows = {r.contract: r for r in option_rows(res.series) if r.kind == "plain"}
+    assert rows
+    for c, r in rows.items():
+        assert r.bird_worlds == 24
+        plain = np.mean([fake_game_net(q) for q in reqs[c]])
+        assert r.net_birds.mean == pytest.approx(plain, abs=1e-9)
+        assert r.net_birds.has_se
+
+
+def test_birds_change_the_recommendation_only_when_measured():
+    """The fake birds make Solo worth +1000 a world when the declarer holds the Pagat (he
+    does): counted, they recommend Solo; without game-point solves the card points do not."""
+    from advise_fakes import fake_game_net
+
+    with_birds = advise(request(settings=BIRDS_EVERYWHERE, solve_game=fake_game_net))
+    rec = with_birds.recommendation
+    assert rec["birds_counted"] and rec["contract"] == "solo"
+    assert rec["mean_net"] > 500
+    without = advise(request(settings=BIRDS_EVERYWHERE))
+    assert not without.recommendation["birds_counted"]
+    assert without.meta["bird_worlds"] == {c: 0 for c in without.meta["bird_worlds"]}
+    assert without.recommendation["contract"] != "solo" or \
+        without.recommendation["mean_net"] < 500
+    assert "E[net] with silent birds" in "\n".join(
+        __import__("tarock_solver.advise.text", fromlist=["advice_lines"]).advice_lines(
+            with_birds, {}))
+
+
+def test_game_point_worlds_follow_the_schedule():
+    """From ``birds_from`` card-point worlds on, one game-point world for every
+    ``bird_every`` more, on the same worlds in index order (no more than the card points)."""
+    from advise_fakes import fake_game_net
+
+    s = replace(FAST, max_exact=12, birds_from=4, bird_every=2)
+    adv = advise(request(settings=s, solve_game=fake_game_net))
+    birds, exact = adv.meta["bird_worlds"], adv.meta["exact_worlds"]
+    assert any(n > 0 for n in birds.values())
+    for c, n in birds.items():
+        if n:
+            assert n <= (exact[c] - 4) // 2 + 1
+    assert max(birds.values()) == (12 - 4) // 2 + 1

@@ -37,7 +37,7 @@ def advise(req: AdviceRequest) -> Advice:
     """Answer an advice request: the :class:`~.report.Advice` with table and recommendation."""
     view = RulesView(req.rule_profile())
     problem: Problem = make_problem(req, view.rules)
-    exact = ExactSolver(req.jobs, req.solve_batch)
+    exact = ExactSolver(req.jobs, req.solve_batch, rules=view.rules, solve_game=req.solve_game)
     exact.start()  # the solver threads load their kernels meanwhile
     # The evaluator is loaded before the clock starts: on a fresh install its kernels
     # compile (seconds, once), which must not eat the time limit.
@@ -74,6 +74,7 @@ def advise(req: AdviceRequest) -> Advice:
         "samples_requested": int(req.samples),
         "worlds": result.worlds,
         "exact_worlds": {c: len(s.exact) for c, s in result.series.items()},
+        "bird_worlds": {c: len(s.birds()) for c, s in result.series.items()},
         "exact_cut_by_deadline": [c for c, s in result.series.items() if s.cut],
         "contenders": result.contenders,
         "exchanges_valued": {c: (sum(s.options_valued) / len(s.options_valued)
@@ -89,6 +90,9 @@ def advise(req: AdviceRequest) -> Advice:
         "exact_unfinished": exact.unfinished,
         "exact_nodes": exact.nodes,
         "exact_solver_seconds": exact.seconds,
+        "game_point_solves": exact.game_solves,
+        "game_point_unfinished": exact.game_unfinished,
+        "game_point_seconds": exact.game_seconds,
         "kernels_compiled_this_run": exact.compiled_first,
         "kernels_ready_after": exact.ready_after,
         "interrupted": result.interrupted,
@@ -103,16 +107,20 @@ def advise(req: AdviceRequest) -> Advice:
             "Talon exchanges and after-talon announcements are chosen on what the declarer "
             "sees (hand and talon) by the evaluator over inner worlds, never on the world "
             "being scored.",
-            "Bird announcements (Pagat, Uhu, Kakadu) are not judged, and the nets count no "
-            "bird items, silent or announced: where a bird can be won the true nets are "
-            "higher (measured on sample hands: +2 to +21 game points in Three, Two and One, "
-            "+150 in a Solo with the Kakadu).",
+            "Silent birds: the contracts that get exact worlds get game-point solves of "
+            "plain play too (from their 16th exact world on, so rarely within 10 s); with 8 "
+            "of them a contract's E[net] with silent birds is shown, and the recommendation "
+            "uses it when both of its options have it. Without them the nets count no bird "
+            "(measured on sample hands: the true nets are +2 to +21 game points higher in "
+            "Three, Two and One, +150 in a Solo with the Kakadu). Bird announcements "
+            "(Pagat, Uhu, Kakadu) are not judged.",
             "Contras are not modelled (the declarer does not choose them).",
             PASS_NOTE,
         ],
     }
     meta["firm_time_limit"] = (
-        firm_time_limit(meta["exact_solves"], meta["exact_solver_seconds"], req.jobs,
+        firm_time_limit(meta["exact_solves"],
+                        meta["exact_solver_seconds"] - meta["game_point_seconds"], req.jobs,
                         req.settings.contenders)
         if rec.get("tentative") and req.time_limit and not exact.compiled_first
         and not result.interrupted and req.solve_batch is None else None)

@@ -24,6 +24,15 @@ wrong the evaluator is.  A solve the deadline cuts short ends its contract's
 prefix (the worlds after it are not used), so hard worlds are never dropped in
 favour of easy ones.  Which worlds are solved depends only on earlier results,
 never on timing or on the number of workers.
+
+**Silent birds** (plain play).  Card points say nothing of the birds won
+silently in the last tricks, nor of what the players give up in card points to
+win or stop them.  Once a contender has ``birds_from`` exact worlds requested,
+its plain play also gets game-point solves (the score sheet's net of
+double-dummy play, birds included) on the same worlds in the same index order,
+one for every ``bird_every`` further card-point worlds: a third term of the
+same control-variate sum, the mean of (game-point net − card-point net) over
+that shorter prefix, unbiased like the others (:meth:`ContractSeries.birds`).
 """
 
 from __future__ import annotations
@@ -39,7 +48,7 @@ from ..cards import round_points
 from ..talon import Exchange
 from .cv import MIN_EXACT, MIN_WORLDS, Estimate, PrefixTerm, combine
 from .evaluate import PlayTask, Scorer
-from .exact import ExactSolver
+from .exact import ExactSolver, GameRequest
 from .infoset import (
     allowed_sets,
     choose_announcements,
@@ -76,7 +85,10 @@ class AdviceSettings:
     fewest first; the others are screened out and come back if the ranking
     changes.
     ``max_exact``: cap per contract (None: every evaluated world), which bounds
-    the work of a run without a time limit.
+    the work of a run without a time limit.  ``birds``: game-point solves of plain
+    play for the silent birds, from ``birds_from`` card-point worlds of a contender
+    on, one for every ``bird_every`` more (a game-point solve costs 3–25 card-point
+    solves, so the card points keep most of the exact work).
     """
 
     inner: int = 64
@@ -87,6 +99,9 @@ class AdviceSettings:
     exact_from: int = 8
     contenders: int = 2
     max_exact: int | None = 48
+    birds: bool = True
+    birds_from: int = 16
+    bird_every: int = 2
 
 
 @dataclass
@@ -105,6 +120,12 @@ class ContractSeries:
     pending: dict[int, int | None] = field(default_factory=dict)
     #: The prefix ended at a solve the deadline cut short.
     cut: bool = False
+    #: Exact net game points of plain play (birds included), worlds 0 … m-1, and the
+    #: same bookkeeping as the card points'.
+    games: list[float] = field(default_factory=list)
+    games_planned: int = 0
+    games_pending: dict[int, float | None] = field(default_factory=dict)
+    games_cut: bool = False
     options_valued: list[int] = field(default_factory=list)  # exchanges valued per world
     _values: dict = field(default_factory=dict, repr=False)  # memo of values()
 
@@ -147,10 +168,27 @@ class ContractSeries:
         self._values[key] = out
         return out
 
+    def birds(self) -> np.ndarray:
+        """Per world of the game-point prefix (as far as the card-point prefix goes): the
+        exact net game points of plain play minus the net scored from its exact card
+        points — what the silent birds (and the play they change) are worth."""
+        m = min(len(self.games), len(self.exact))
+        return np.asarray(self.games[:m], dtype=np.float64) \
+            - self.values(0, "net", exact=True)[:m]
+
     def terms(self, policy: int, what: str, weight: float = 1.0,
               worlds: np.ndarray | None = None) -> list[PrefixTerm]:
         """The control-variate terms of a policy's ``what`` (optionally on a subset of
-        the worlds given as a boolean mask, e.g. one half for cross-fitting)."""
+        the worlds given as a boolean mask, e.g. one half for cross-fitting).
+
+        ``net_birds`` is the net plus the silent birds of plain play (:meth:`birds`):
+        for an announcement the birds are those of plain play, i.e. the announcement is
+        taken not to change which birds are won."""
+        if what == "net_birds":
+            b = self.birds()
+            if worlds is not None:
+                b = b[worlds[:len(b)]]
+            return self.terms(policy, "net", weight, worlds) + [PrefixTerm(b, weight)]
         g = self.values(policy, what, exact=False)
         x = self.values(policy, what, exact=True)
         d = x - g[:len(x)]
@@ -183,9 +221,12 @@ class EngineResult:
 class Engine:
     """Runs both phases for one :class:`~.plan.Problem`."""
 
-    def __init__(self, problem: Problem, settings: AdviceSettings) -> None:
+    def __init__(self, problem: Problem, settings: AdviceSettings, *,
+                 game_points: bool = False) -> None:
         self.p = problem
         self.s = settings
+        #: Game-point solves for the birds (the solver can do them and they are asked for).
+        self.game_points = game_points and settings.birds
         self.view = RulesView(problem.rules)
         score_fn = self.view.score_fn()
         self.series = {pl.contract: ContractSeries(pl, Scorer(pl.contract, problem.seat,
@@ -276,16 +317,22 @@ class Engine:
         return n
 
     # -- phase 2
-    def contenders(self) -> list[ContractSeries]:
+    def contenders(self, *, games: bool = False) -> list[ContractSeries]:
         """The contracts that get the next exact worlds: the best ``settings.contenders``
-        by the evaluator's mean net of their best option (ties: rules order).
+        by the evaluator's mean net of their best option (ties: rules order), among
+        those whose card-point prefix (``games``: game-point prefix) is neither cut nor
+        at its cap.
 
         The ranking uses the evaluator's values only, never the exact corrections, so a
         contract's number of exact worlds does not depend on how its own corrections
         came out (which would bias its estimate, as in a bandit that stops the arms
         that started unlucky).
         """
-        live = [s for s in self.series.values() if not s.cut and s.planned < self._cap(s)]
+        if games:
+            live = [s for s in self.series.values()
+                    if not s.games_cut and s.games_planned < self._cap(s)]
+        else:
+            live = [s for s in self.series.values() if not s.cut and s.planned < self._cap(s)]
         ranked = sorted(live, key=lambda s: -self.evaluator_best(s))
         # Contracts that take the same talon share their positions (Three and Lower):
         # they count as one contender, so the second place goes to another decision.
@@ -310,10 +357,28 @@ class Engine:
         cap = s.worlds
         return min(cap, self.s.max_exact) if self.s.max_exact is not None else cap
 
-    def next_request(self) -> tuple[tuple, list[str]] | None:
-        """The next exact solve: the next world of the contender with the fewest worlds
-        requested (ties: the evaluator's order); the contracts it serves (Three and
-        Lower share their positions).  None when no contender wants more."""
+    def _games_due(self, ser: ContractSeries) -> bool:
+        """Is the contract's next game-point world due (see :class:`AdviceSettings`)?"""
+        s = self.s
+        if ser.games_cut or ser.planned < s.birds_from or ser.games_planned >= ser.planned:
+            return False
+        return ser.games_planned <= (ser.planned - s.birds_from) // max(1, s.bird_every)
+
+    def next_request(self) -> tuple[Any, list[str], int] | None:
+        """The next exact solve, the contracts it serves and its world: a game-point world
+        of a contender when one is due, else the next card-point world of the contender
+        with the fewest worlds requested (ties: the evaluator's order; Three and Lower
+        share their positions).  None when no contender wants more."""
+        if self.game_points:
+            for ser in self.contenders(games=True):
+                if self._games_due(ser):
+                    j = ser.games_planned
+                    ser.games_planned += 1
+                    task = ser.tasks[j]
+                    d = task.declarer
+                    dealt = tuple(task.dealt if i == d else task.hands[i] for i in range(3))
+                    return (GameRequest(task.hands, d, ser.contract, task.pile_thirds, dealt),
+                            [ser.contract], j)
         live = self.contenders()
         if not live:
             return None
@@ -324,29 +389,41 @@ class Engine:
         for s in served:
             s.planned += 1
         # the evaluator's value is MTD(f)'s first guess (it saves tests)
-        return (key[0], key[1], int(round(ser.estimates[j]))), [s.contract for s in served]
+        return (key[0], key[1], int(round(ser.estimates[j]))), [s.contract for s in served], j
 
-    def apply(self, contract: str, world: int, value: int | None) -> None:
-        """Record an exact value; the prefix grows over every world now known in order,
-        and ends at the first world whose solve the deadline cut short."""
+    def apply(self, contract: str, world: int, value: Any, *, game: bool = False) -> None:
+        """Record an exact value (``game``: a game-point net); the prefix grows over every
+        world now known in order, and ends at the first world whose solve the deadline
+        cut short."""
         ser = self.series[contract]
-        if ser.cut:
-            return
-        ser.pending[world] = value
-        while len(ser.exact) in ser.pending:
-            v = ser.pending.pop(len(ser.exact))
-            if v is None:
-                ser.cut = True
-                ser.pending.clear()
-                return
-            ser.exact.append(int(v))
+        if game:
+            ser.games_cut = _grow(ser.games, ser.games_pending, world, value, float)
+        else:
+            ser.cut = _grow(ser.exact, ser.pending, world, value, int)
+
+
+def _grow(prefix: list, pending: dict, world: int, value: Any, kind: Callable) -> bool:
+    """Add ``value`` of ``world`` to a prefix kept in index order (``pending``: values that
+    arrived ahead of it); a None ends the prefix before its world.  Returns whether the
+    prefix has ended (key -1 of ``pending`` marks it)."""
+    if -1 in pending:
+        return True
+    pending[world] = value
+    while len(prefix) in pending:
+        v = pending.pop(len(prefix))
+        if v is None:
+            pending.clear()
+            pending[-1] = None
+            return True
+        prefix.append(kind(v))
+    return False
 
 
 def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *,
                samples: int, deadline: float | None,
                progress: Callable[[str, int, int], None] | None = None) -> EngineResult:
     """Both phases within ``deadline``; Ctrl-C ends the current phase with what is done."""
-    eng = Engine(problem, settings)
+    eng = Engine(problem, settings, game_points=exact.game_points)
     start = time.time()
     report = progress or (lambda phase, done, total: None)
     interrupted = False
@@ -357,7 +434,7 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
     if deadline is not None:
         phase1_end = start + settings.evaluator_share * (deadline - start)
     n = 0
-    outstanding: list[tuple[Any, list[str], int]] = []  # (handle, contracts, world)
+    outstanding: list[tuple[Any, list[str], int, bool]] = []  # (handle, contracts, world, game)
     # Solves kept queued so the threads never wait for a decision; a constant, so which
     # worlds are solved does not depend on the number of threads.
     target = QUEUED_SOLVES
@@ -367,20 +444,21 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
             nxt = eng.next_request()
             if nxt is None:
                 return
-            request, served = nxt
-            world = eng.series[served[0]].planned - 1
-            outstanding.append((exact.submit([request], deadline), served, world))
+            request, served, world = nxt
+            outstanding.append((exact.submit([request], deadline), served, world,
+                                isinstance(request, GameRequest)))
 
     def harvest(block: bool) -> None:
         """Apply the finished solves (all of them, waiting, when ``block``)."""
         keep = []
-        for handle, served, world in outstanding:
+        for item in outstanding:
+            handle, served, world, game = item
             if block or exact.ready(handle):
                 (value,) = exact.collect(handle, deadline)
                 for c in served:
-                    eng.apply(c, world, value)
+                    eng.apply(c, world, value, game=game)
             else:
-                keep.append((handle, served, world))
+                keep.append(item)
         outstanding[:] = keep
 
     def evaluate_next() -> None:
@@ -416,7 +494,7 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
                 if n < samples:
                     evaluate_next()  # the main thread works while the solver threads do
                 else:
-                    exact.wait_any([h for h, _, _ in outstanding], 0.05)
+                    exact.wait_any([h for h, _, _, _ in outstanding], 0.05)
         except KeyboardInterrupt:
             interrupted = True
             n = eng.drop_partial_world()

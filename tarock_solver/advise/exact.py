@@ -1,9 +1,10 @@
 """Exact double-dummy card points for the adviser, on solver threads of this process.
 
 The adviser asks for the exact future card points of a few positions (the
-worlds its control variates need) and must never wait past its deadline: every
-solve gets a seconds budget that ends at the deadline, and a solve that does not
-finish returns ``None`` (never a midpoint of bounds).
+worlds its control variates need) and, for the silent birds, the exact net game
+points of plain play of some of them (:class:`GameRequest`); it must never wait
+past its deadline: every solve gets a seconds budget that ends at the deadline,
+and a solve that does not finish returns ``None`` (never a midpoint of bounds).
 
 The solver's MTD(f) driver releases the GIL, so ``jobs`` threads solve in
 parallel while the main thread runs the evaluator, and the kernels are loaded
@@ -27,13 +28,28 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["ExactSolver", "Request", "compile_detached", "compile_lock_path", "warm_up"]
+__all__ = ["ExactSolver", "GameRequest", "Request", "compile_detached", "compile_lock_path",
+           "solve_game_one", "warm_up"]
 
 #: One position: (hands at trick 1 in seat order, declarer seat, a first guess of its
 #: value for MTD(f)); forehand leads.
 Request = tuple[tuple[int, int, int], int, int]
+
+
+class GameRequest(NamedTuple):
+    """One position's plain play for net game points (silent birds, Valat and hand bonuses
+    as the score sheet counts them): the hands at trick 1, the declarer, the contract,
+    his discard in thirds, and the three hands as dealt (the hand bonuses' holdings)."""
+
+    hands: tuple[int, int, int]
+    declarer: int
+    contract: str
+    pile_thirds: int
+    dealt: tuple[int, int, int]
+
+
 #: Table size of each solver thread (2**20 rows: 64 MiB, cleared before every solve).
 TT_BITS = 20
 #: Seconds a collect waits past the deadline for solves to return their bounds.
@@ -92,13 +108,39 @@ def solve_one(search: Any, request: Request, deadline: float | None
     return (r.lower if r.exact else None), int(r.nodes), time.perf_counter() - t0
 
 
-class ExactSolver:
-    """Solves batches of requests on ``jobs`` threads; ``solve_batch`` (tests) replaces
-    the solver by a function of ``[(hands, declarer), …] → points``."""
+def solve_game_one(rules: Any, request: GameRequest, deadline: float | None
+                   ) -> tuple[float | None, int, float]:
+    """(net game points of plain play or None if the deadline came first, nodes, seconds)."""
+    from ..solver import Budget, solve_game_points
 
-    def __init__(self, jobs: int, solve_batch: Callable | None = None) -> None:
+    budget = None
+    if deadline is not None:
+        left = deadline - time.time()
+        if left <= 0:
+            return None, 0, 0.0
+        budget = Budget(seconds=left)
+    t0 = time.perf_counter()
+    d = request.declarer
+    r = solve_game_points(request.hands, 0, d, rules=rules, contract=request.contract,
+                          discard_thirds=request.pile_thirds, valat_open=True,
+                          declarer_hand=request.hands[d], dealt=request.dealt,
+                          tt_bits=TT_BITS, budget=budget)
+    return (float(r.lower) if r.exact else None), int(r.nodes), time.perf_counter() - t0
+
+
+class ExactSolver:
+    """Solves batches of requests on ``jobs`` threads: card points (:data:`Request`) and,
+    given the game's ``rules``, net game points (:class:`GameRequest`).  ``solve_batch``
+    (tests) replaces the card-point solver by a function of ``[(hands, declarer), …] →
+    points``, ``solve_game`` the game-point one by a function of a :class:`GameRequest`
+    → net."""
+
+    def __init__(self, jobs: int, solve_batch: Callable | None = None, *, rules: Any = None,
+                 solve_game: Callable[[GameRequest], float] | None = None) -> None:
         self.jobs = max(1, int(jobs))
         self.solve_batch = solve_batch
+        self.rules = rules
+        self.solve_game = solve_game
         self._queue: queue.Queue = queue.Queue()
         self._ready = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -108,6 +150,16 @@ class ExactSolver:
         self.unfinished = 0
         self.nodes = 0
         self.seconds = 0.0
+        self.game_solves = 0
+        self.game_unfinished = 0
+        self.game_seconds = 0.0
+
+    @property
+    def game_points(self) -> bool:
+        """Can this solver answer game-point requests (:class:`GameRequest`)?"""
+        if self.solve_game is not None:
+            return True
+        return self.solve_batch is None and self.rules is not None
 
     def start(self) -> None:
         """Start loading the kernels and the solver threads (the caller goes on working)."""
@@ -150,14 +202,23 @@ class ExactSolver:
             request, deadline, fut = item
             if fut.set_running_or_notify_cancel():
                 try:
-                    fut.set_result(solve_one(search, request, deadline))
+                    if isinstance(request, GameRequest):
+                        fut.set_result(solve_game_one(self.rules, request, deadline))
+                    else:
+                        fut.set_result(solve_one(search, request, deadline))
                 except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
                     fut.set_exception(exc)
 
     def submit(self, requests: Sequence[Request], deadline: float | None) -> Any:
         """Queue ``requests``; returns the handle :meth:`collect` takes."""
         requests = list(requests)
-        if self.solve_batch is not None:
+        games = [isinstance(r, GameRequest) for r in requests]
+        if any(games) and not all(games):
+            raise ValueError("a batch holds card-point or game-point requests, not both")
+        if any(games) and not self.game_points:
+            raise ValueError("this solver has no game-point solves (no rules given)")
+        fake = self.solve_game if all(games) else self.solve_batch
+        if fake is not None:
             return requests, None
         self.start()
         futures = []
@@ -180,13 +241,19 @@ class ExactSolver:
         if futures:
             wait(futures, timeout=timeout, return_when=FIRST_COMPLETED)
 
-    def collect(self, handle: Any, deadline: float | None) -> list[int | None]:
-        """Exact future points of each submitted request (None: not finished by the
-        deadline; the solves' own seconds budgets end them there)."""
+    def collect(self, handle: Any, deadline: float | None) -> list[Any]:
+        """Exact future points (a :class:`GameRequest`: net game points) of each submitted
+        request (None: not finished by the deadline; the solves' own seconds budgets end
+        them there)."""
         requests, futures = handle
         if not requests:
             return []
+        games = isinstance(requests[0], GameRequest)
         if futures is None:
+            if games:
+                nets = [float(self.solve_game(r)) for r in requests]
+                self.game_solves += len(nets)
+                return nets
             values = [int(v) for v in self.solve_batch([(h, d) for h, d, _ in requests])]
             self.solves += len(values)
             return list(values)
@@ -203,7 +270,11 @@ class ExactSolver:
                 value, nodes, seconds = None, 0, 0.0
             self.nodes += nodes
             self.seconds += seconds
-            if value is None:
+            if games:
+                self.game_seconds += seconds
+                self.game_unfinished += value is None
+                self.game_solves += value is not None
+            elif value is None:
                 self.unfinished += 1
             else:
                 self.solves += 1

@@ -34,7 +34,9 @@ class AdviceRequest:
     unknown); ``talon`` (t1..t6) switches to the after-talon question for
     ``contracts``.  ``samples`` caps the worlds; ``time_limit`` (seconds, None:
     none) ends the run with the worlds done.  ``solve_batch`` replaces the
-    exact card-point solver (tests: ``[(hands, declarer), …] → points``).
+    exact card-point solver (tests: ``[(hands, declarer), …] → points``) and
+    ``solve_game`` the game-point one (a :class:`~.exact.GameRequest` → net);
+    with ``solve_batch`` and no ``solve_game`` there are no bird solves.
     """
 
     hand: int
@@ -50,6 +52,7 @@ class AdviceRequest:
     jobs: int = 1
     settings: AdviceSettings = field(default_factory=AdviceSettings)
     solve_batch: Callable | None = None
+    solve_game: Callable | None = None
     progress: bool = False
     deal_id: str = "hand"
     rules: Rules | None = None

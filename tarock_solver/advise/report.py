@@ -13,6 +13,12 @@ reported for the chosen option come from worlds that did not choose it
 the other way round), so the best of many noisy options is not reported with
 the optimism that picked it.
 
+Silent birds: a contract whose plain play has :data:`~.cv.MIN_EXACT`
+game-point worlds gets ``net_birds`` (its nets with the birds of plain play,
+:meth:`~.engine.ContractSeries.birds`).  When the recommended contract and its
+runner-up both have them, the recommendation is made again on nets with birds
+(every contract that has them; the others without) and says so.
+
 The table follows the advice schema of NOTATION.md 5.3 (``deal_id, rules,
 rule_options, seat, contract, option, samples, win_prob, win_prob_se,
 mean_net, mean_net_se, mean_points``), one row per contract × option plus a
@@ -24,7 +30,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -38,7 +44,8 @@ __all__ = ["ANNOUNCE_GAIN_SE", "MIN_ANNOUNCE_GAIN", "Advice", "EXTRA_COLUMNS", "
 SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "option", "samples",
                   "win_prob", "win_prob_se", "mean_net", "mean_net_se", "mean_points")
 EXTRA_COLUMNS = ("kind", "mean_points_se", "exact_worlds", "source", "gain", "gain_se",
-                 "announce_rate", "conditional", "talon_behaviour")
+                 "announce_rate", "conditional", "talon_behaviour", "mean_net_birds",
+                 "mean_net_birds_se", "bird_worlds")
 #: Two options closer than this many standard errors of their difference are a close call.
 NOISE_SE = 2.0
 #: An announcement is recommended only when its paired gain over plain play of the same
@@ -66,6 +73,9 @@ class OptionRow:
     announce_rate: float
     conditional: bool
     talon_behaviour: str
+    #: The net with the silent birds of plain play (None: too few game-point worlds).
+    net_birds: Estimate | None = None
+    bird_worlds: int = 0
 
     @property
     def source(self) -> str:
@@ -125,13 +135,15 @@ def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
         if not ser.worlds:
             continue
         behaviour = talon_behaviour(ser)
+        bird_worlds = len(ser.birds())
         for p, pol in enumerate(ser.plan.policies):
             kind = {"combo": "best"}.get(pol.kind, pol.kind)
             gain = _gain(ser, p, MIN_EXACT) if p else None
             rate, cond = _announce_rate(ser, p)
+            birds = ser.estimate(p, "net_birds") if bird_worlds >= MIN_EXACT else None
             rows.append(OptionRow(ser.contract, p, pol.name, kind, ser.estimate(p, "net"),
                                   ser.estimate(p, "made"), ser.estimate(p, "points"), gain,
-                                  rate, cond, behaviour))
+                                  rate, cond, behaviour, birds, bird_worlds))
     return rows
 
 
@@ -147,24 +159,34 @@ def build_table(rows: Sequence[OptionRow], key: dict) -> pd.DataFrame:
                     "gain": r.gain.mean if r.gain else math.nan,
                     "gain_se": r.gain.se if r.gain else math.nan,
                     "announce_rate": r.announce_rate, "conditional": r.conditional,
-                    "talon_behaviour": r.talon_behaviour})
+                    "talon_behaviour": r.talon_behaviour,
+                    "mean_net_birds": r.net_birds.mean if r.net_birds else math.nan,
+                    "mean_net_birds_se": r.net_birds.se if r.net_birds else math.nan,
+                    "bird_worlds": r.bird_worlds})
     out.append({**key, "contract": "pass", "option": "plain", "samples": 0,
                 "win_prob": math.nan, "win_prob_se": math.nan, "mean_net": 0.0,
                 "mean_net_se": 0.0, "mean_points": math.nan, "kind": "pass",
                 "mean_points_se": math.nan, "exact_worlds": 0, "source": "by definition",
                 "gain": math.nan, "gain_se": math.nan, "announce_rate": math.nan,
-                "conditional": False, "talon_behaviour": ""})
+                "conditional": False, "talon_behaviour": "", "mean_net_birds": 0.0,
+                "mean_net_birds_se": 0.0, "bird_worlds": 0})
     df = pd.DataFrame(out, columns=[*SCHEMA_COLUMNS, *EXTRA_COLUMNS])
-    return df.astype({"samples": "int32", "exact_worlds": "int32"})
+    return df.astype({"samples": "int32", "exact_worlds": "int32", "bird_worlds": "int32"})
 
 
 # -- the recommendation -------------------------------------------------------------------
 
-def _paired(series: dict[str, ContractSeries], a: OptionRow, b: OptionRow | None) -> Estimate:
+def _net(contract: str, birds: frozenset[str]) -> str:
+    """The series quantity a contract's nets are compared on."""
+    return "net_birds" if contract in birds else "net"
+
+
+def _paired(series: dict[str, ContractSeries], a: OptionRow, b: OptionRow | None,
+            birds: frozenset[str] = frozenset()) -> Estimate:
     """E[a] − E[b] in net game points on common worlds (b None: passing, 0)."""
-    terms = series[a.contract].terms(a.policy, "net")
+    terms = series[a.contract].terms(a.policy, _net(a.contract, birds))
     if b is not None:
-        terms += series[b.contract].terms(b.policy, "net", -1.0)
+        terms += series[b.contract].terms(b.policy, _net(b.contract, birds), -1.0)
     return combine(terms, min_prefix=MIN_EXACT)
 
 
@@ -181,7 +203,8 @@ def eligible(rows: Sequence[OptionRow]) -> list[OptionRow]:
 
 
 def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
-                 mask: np.ndarray, allow_pass: bool = True) -> OptionRow | None:
+                 mask: np.ndarray, allow_pass: bool = True,
+                 birds: frozenset[str] = frozenset()) -> OptionRow | None:
     """The option the recommendation's rule picks on the masked worlds alone (None:
     passing): the same eligibility and the same preference for options with an SE,
     with half the exact worlds."""
@@ -189,7 +212,8 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
     cands = []
     for r in rows:
         ser = series[r.contract]
-        e = combine(ser.terms(r.policy, "net", worlds=mask), min_prefix=half)
+        e = combine(ser.terms(r.policy, _net(r.contract, birds), worlds=mask),
+                    min_prefix=half)
         if not math.isfinite(e.mean):
             continue
         if r.kind != "plain" and not _gain_pays(_gain(ser, r.policy, half, mask)):
@@ -204,11 +228,11 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
 
 
 def _held_out(series: dict[str, ContractSeries], rows: Sequence[OptionRow], worlds: int, *,
-              allow_pass: bool = True) -> dict:
+              allow_pass: bool = True, birds: frozenset[str] = frozenset()) -> dict:
     """Two-fold cross-fitting: each half chooses, the other half reports."""
     idx = np.arange(worlds)
     halves = [idx % 2 == 0, idx % 2 == 1]
-    picks = [_half_choice(series, rows, h, allow_pass) for h in halves]
+    picks = [_half_choice(series, rows, h, allow_pass, birds) for h in halves]
     parts: dict[str, list[Estimate]] = {"net": [], "points": [], "made": []}
     for pick, other in zip(picks, reversed(halves), strict=True):
         for what in parts:
@@ -217,7 +241,8 @@ def _held_out(series: dict[str, ContractSeries], rows: Sequence[OptionRow], worl
                 parts[what].append(Estimate(zero, 0.0 if what == "net" else math.nan,
                                             int(other.sum()), int(other.sum())))
             else:
-                parts[what].append(combine(series[pick.contract].terms(pick.policy, what,
+                key = _net(pick.contract, birds) if what == "net" else what
+                parts[what].append(combine(series[pick.contract].terms(pick.policy, key,
                                                                        worlds=other),
                                            min_prefix=MIN_EXACT // 2))
     out = {"choices": [None if p is None else {"contract": p.contract, "option": p.option}
@@ -248,22 +273,43 @@ def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
     ``if_senior_three`` holds the best answer to a senior's Three (Three left out).
     """
     if talon_mode:
-        return _recommend_pool(series, rows, talon_mode=True)
+        return _with_birds(series, rows, talon_mode=True)
     opening = [r for r in rows if r.contract != CONDITIONAL_CONTRACT]
-    rec = _recommend_pool(series, opening)
+    rec = _with_birds(series, opening)
     if len(opening) < len(rows):
         over = [r for r in rows if r.contract != REPLACED_CONTRACT]
-        cond = _recommend_pool(series, over)
+        cond = _with_birds(series, over)
         rec["if_senior_three"] = {k: cond[k] for k in (
             "contract", "option", "mean_net", "mean_net_se", "mean_points", "mean_points_se",
-            "p_make", "close_call", "tentative", "runner_up") if k in cond}
+            "p_make", "close_call", "tentative", "runner_up", "birds_counted") if k in cond}
+    return rec
+
+
+def _with_birds(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
+                talon_mode: bool = False) -> dict:
+    """:func:`_recommend_pool` without birds; then, if the recommended contract and its
+    runner-up both have their birds measured, again with every measured contract's
+    birds (``birds_counted``)."""
+    rec = _recommend_pool(series, rows, talon_mode=talon_mode)
+    measured = frozenset(r.contract for r in rows if r.net_birds is not None)
+    runner = (rec.get("runner_up") or {}).get("contract", "pass")
+    pair = {rec["contract"], runner} - {"pass"}
+    if not pair or not pair <= measured:
+        rec["birds_counted"] = False
+        return rec
+    rec = _recommend_pool(series, rows, talon_mode=talon_mode, birds=measured)
+    rec["birds_counted"] = True
+    rec["birds_in"] = sorted(measured)
     return rec
 
 
 def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
-                    talon_mode: bool = False) -> dict:
-    """:func:`recommend` among ``rows`` (and passing, unless in talon mode)."""
+                    talon_mode: bool = False, birds: frozenset[str] = frozenset()) -> dict:
+    """:func:`recommend` among ``rows`` (and passing, unless in talon mode); the nets of
+    the contracts in ``birds`` with their silent birds."""
     worlds = max((s.worlds for s in series.values()), default=0)
+    rows = [replace(r, net=r.net_birds) if r.contract in birds and r.net_birds is not None
+            else r for r in rows]
     if talon_mode:
         rows = [r for r in rows if not series[r.contract].plan.policies[r.policy].before]
     allowed = eligible(rows)
@@ -294,7 +340,7 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
         rec.update(contract="pass", option="plain", mean_net=0.0, mean_net_se=0.0,
                    mean_points=math.nan, mean_points_se=math.nan, p_make=math.nan)
         runner = hidden or best
-        diff = _paired(series, runner, None) if runner is not None else None
+        diff = _paired(series, runner, None, birds) if runner is not None else None
         if runner is not None and diff is not None:
             rec["runner_up"] = {"contract": runner.contract, "option": runner.option,
                                 "mean_net": runner.net.mean,
@@ -313,8 +359,8 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
             runner = None  # passing is the runner-up
         if hidden is not None:
             runner = hidden
-        diff = _paired(series, best, runner)
-        held = _held_out(series, rows, worlds, allow_pass=not talon_mode)
+        diff = _paired(series, best, runner, birds)
+        held = _held_out(series, rows, worlds, allow_pass=not talon_mode, birds=birds)
         rec.update(contract=best.contract, option=best.option,
                    mean_net=held["net"], mean_net_se=held["net_se"],
                    mean_points=held["points"], mean_points_se=held["points_se"],

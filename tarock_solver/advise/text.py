@@ -59,6 +59,19 @@ def _contract_rows(adv: Advice, names: dict[str, str]) -> list[list[str]]:
     return out
 
 
+def bird_line(adv: Advice, names: dict[str, str]) -> str | None:
+    """The plain nets with silent birds, for the contracts that have them measured."""
+    parts = [f"{names.get(r.contract, r.contract)} {_pm(r.net_birds.mean, r.net_birds.se)} "
+             f"({r.bird_worlds} worlds)" for r in adv.rows
+             if r.kind == "plain" and r.net_birds is not None]
+    if not parts:
+        return None
+    used = " — the recommendation uses them" if adv.recommendation.get("birds_counted") else \
+        " — not used by the recommendation (its two options need them both)"
+    return ("E[net] with silent birds (exact game-point play of plain play): "
+            + ", ".join(parts) + used + ".")
+
+
 def _announcement_rows(adv: Advice, names: dict[str, str]) -> tuple[list[list[str]], int]:
     rec = adv.recommendation
     shown, hidden = [], 0
@@ -151,6 +164,9 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
     lines = align(_contract_rows(adv, names),
                    ["contract", "P(make)", "E[card points]", "E[net game points]", "exact",
                     "talon"])
+    birds = bird_line(adv, names)
+    if birds:
+        lines.append(birds)
     shown, hidden = _announcement_rows(adv, names)
     lines.append("")
     if shown:
@@ -187,6 +203,12 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
                      f"{meta['exact_solver_seconds']:.1f} solver s")
         lines.append("  exact worlds per contract: " + ", ".join(
             f"{names.get(c, c)} {n}" for c, n in meta["exact_worlds"].items()))
+        if meta.get("game_point_solves") or meta.get("game_point_unfinished"):
+            lines.append(f"  game-point solves (birds): {meta['game_point_solves']} "
+                         f"({meta['game_point_unfinished']} cut by the deadline), "
+                         f"{meta['game_point_seconds']:.1f} solver s; worlds per contract: "
+                         + ", ".join(f"{names.get(c, c)} {n}"
+                                     for c, n in meta["bird_worlds"].items() if n))
         if meta.get("exchanges_valued"):
             lines.append("  exchanges valued per talon: " + ", ".join(
                 f"{names.get(c, c)} {n:.0f}" for c, n in meta["exchanges_valued"].items()))
