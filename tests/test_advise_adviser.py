@@ -478,14 +478,28 @@ def test_birds_change_the_recommendation_only_when_measured():
 
 def test_game_point_worlds_follow_the_schedule():
     """From ``birds_from`` card-point worlds on, one game-point world for every
-    ``bird_every`` more, on the same worlds in index order (no more than the card points)."""
-    from advise_fakes import fake_game_net
+    ``bird_every`` more, on the same worlds in index order; once the card points are at
+    their cap the birds catch up with them."""
+    from tarock_solver.advise.exact import GameRequest
 
     s = replace(FAST, max_exact=12, birds_from=4, bird_every=2)
-    adv = advise(request(settings=s, solve_game=fake_game_net))
-    birds, exact = adv.meta["bird_worlds"], adv.meta["exact_worlds"]
-    assert any(n > 0 for n in birds.values())
-    for c, n in birds.items():
-        if n:
-            assert n <= (exact[c] - 4) // 2 + 1
-    assert max(birds.values()) == (12 - 4) // 2 + 1
+    req = request(settings=s)
+    eng = Engine(make_problem(req, req.rule_profile()), s, game_points=True)
+    for j in range(24):
+        eng.evaluate_world(j)
+    games_while_running = 0
+    while (nxt := eng.next_request()) is not None:
+        request_, served, world = nxt
+        for c in served:
+            ser = eng.series[c]
+            if isinstance(request_, GameRequest):
+                assert world == ser.games_planned - 1 and world < ser.planned
+                if ser.planned < 12:
+                    games_while_running += 1
+                    assert ser.games_planned <= (ser.planned - 4) // 2 + 1
+            else:
+                assert world == ser.planned - 1
+                assert ser.planned >= 4 + 2 * (ser.games_planned - 1) or ser.games_planned == 0
+    assert games_while_running > 0
+    done = [ser for ser in eng.series.values() if ser.games_planned]
+    assert done and all(ser.games_planned == ser.planned == 12 for ser in done)

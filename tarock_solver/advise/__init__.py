@@ -9,7 +9,7 @@ the recommendation and the run's metadata).  Modules, one job each:
   policies);
 * :mod:`.engine` — the evaluator phase over many worlds and the exact phase;
 * :mod:`.infoset` — the talon decision on the declarer's information set;
-* :mod:`.exact` — exact solves in this process or in spawned workers;
+* :mod:`.exact` — exact card-point and game-point solves on solver threads;
 * :mod:`.cv` — control-variate estimates, SEs and paired differences;
 * :mod:`.sampling` — uniform, reproducible worlds consistent with what is known;
 * :mod:`.announcements` — announcement sets and announcing policies;

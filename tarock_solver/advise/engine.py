@@ -362,6 +362,8 @@ class Engine:
         s = self.s
         if ser.games_cut or ser.planned < s.birds_from or ser.games_planned >= ser.planned:
             return False
+        if ser.cut or ser.planned >= self._cap(ser):
+            return True  # the card points are done: the birds catch up with them
         return ser.games_planned <= (ser.planned - s.birds_from) // max(1, s.bird_every)
 
     def next_request(self) -> tuple[Any, list[str], int] | None:

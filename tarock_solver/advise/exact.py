@@ -110,21 +110,28 @@ def solve_one(search: Any, request: Request, deadline: float | None
 
 def solve_game_one(rules: Any, request: GameRequest, deadline: float | None
                    ) -> tuple[float | None, int, float]:
-    """(net game points of plain play or None if the deadline came first, nodes, seconds)."""
-    from ..solver import Budget, solve_game_points
+    """(net game points of plain play or None if the deadline came first, nodes, seconds).
 
+    The payoff tables are built first (0.1–0.5 s of Python, more while other threads
+    hold the interpreter) and the search's budget is what is then left to the deadline,
+    so the solve ends there."""
+    from ..solver import Budget, GamePointSearch, make_payoff
+
+    if deadline is not None and deadline <= time.time():
+        return None, 0, 0.0
+    t0 = time.perf_counter()
+    hands, d = request.hands, request.declarer
+    payoff = make_payoff(rules, request.contract, d, hands, leader=0, trick=(),
+                         base_thirds=request.pile_thirds, valat_open=True,
+                         declarer_hand=hands[d], dealt=request.dealt)
+    search = GamePointSearch(payoff, rules=rules, tt_bits=TT_BITS)
     budget = None
     if deadline is not None:
         left = deadline - time.time()
         if left <= 0:
-            return None, 0, 0.0
+            return None, 0, time.perf_counter() - t0
         budget = Budget(seconds=left)
-    t0 = time.perf_counter()
-    d = request.declarer
-    r = solve_game_points(request.hands, 0, d, rules=rules, contract=request.contract,
-                          discard_thirds=request.pile_thirds, valat_open=True,
-                          declarer_hand=request.hands[d], dealt=request.dealt,
-                          tt_bits=TT_BITS, budget=budget)
+    r = search.solve(search.position(hands, 0), budget)
     return (float(r.lower) if r.exact else None), int(r.nodes), time.perf_counter() - t0
 
 
