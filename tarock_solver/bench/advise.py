@@ -144,7 +144,8 @@ def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules
             "points_se_of": se_of, "if_senior_three": senior.get("contract"),
             "mean_net": rec.get("mean_net"), "mean_net_se": rec.get("mean_net_se"),
             "worlds": meta["worlds"], "exact_worlds": meta["exact_worlds"],
-            "exact_solves": meta["exact_solves"], "exact_unfinished": meta["exact_unfinished"]}
+            "exact_solves": meta["exact_solves"], "exact_unfinished": meta["exact_unfinished"],
+            "bird_worlds": meta["bird_worlds"], "birds_counted": bool(rec.get("birds_counted"))}
 
 
 def _stable(runs: list[dict[str, Any]]) -> bool:
