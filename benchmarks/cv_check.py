@@ -1,7 +1,7 @@
 """Does the adviser's control-variate estimate agree with the plain exact mean?
 
-``python benchmarks/cv_check.py [--worlds 64] [--seed 1] [--subsets 400] [--out F.json]
-HAND_ID:CONTRACT …`` (one thread: ``NUMBA_NUM_THREADS=1``).
+``python benchmarks/cv_check.py [--worlds 64] [--seed 1] [--subsets 400] [--birds]
+[--out F.json] HAND_ID:CONTRACT …`` (one thread: ``NUMBA_NUM_THREADS=1``).
 
 For each hand of ``advise_hands.jsonl`` and contract, the adviser's engine
 (:class:`~tarock_solver.advise.engine.Engine`: the world stream, the exchange
@@ -17,6 +17,12 @@ points of plain play, and over ``--subsets`` random subsets of n worlds the
 share of estimates within 1 and 2 SEs of the reference (the SE covers the
 sampling of worlds too, so on a fixed set it is conservative: ≥ 68 % / 95 %
 expected), and the evaluator-only mean's error for scale.
+
+``--birds`` also solves every world's plain play for game points (the adviser's
+:func:`~tarock_solver.advise.exact.solve_game_one`): the reference is the plain
+mean of those nets, and the estimate is the adviser's three-term one (evaluator
+on all N, exact card points on n, game-point − card-point nets on m ≤ n worlds)
+for (n, m) ∈ {(16, 8), (32, 16)}.
 """
 
 from __future__ import annotations
@@ -29,13 +35,15 @@ from pathlib import Path
 
 import numpy as np
 
-from tarock_solver.advise.cv import combine, cv_terms
+from tarock_solver.advise.cv import PrefixTerm, combine, cv_terms
 from tarock_solver.advise.engine import AdviceSettings, Engine
 from tarock_solver.advise.plan import AdviceRequest, make_problem
 from tarock_solver.bench.advise import load_advise_hands
 from tarock_solver.solver import Position, default_search
 
 NS = (8, 16)
+#: (card-point worlds, game-point worlds) of the birds' check.
+BIRD_NS = ((16, 8), (32, 16))
 
 
 def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
@@ -78,7 +86,49 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
                             "within_1se": float((w <= 1).mean()),
                             "within_2se": float((w <= 2).mean())}
         out[what] = res
+    if args.birds:
+        out["net_birds"] = _birds(eng, ser, contract, rng, args)
     return out
+
+
+def _birds(eng: Engine, ser, contract: str, rng: np.random.Generator,
+           args: argparse.Namespace) -> dict:
+    from tarock_solver.advise.exact import GameRequest, solve_game_one
+
+    t0 = time.perf_counter()
+    games = []
+    for task in ser.tasks:
+        d = task.declarer
+        dealt = tuple(task.dealt if i == d else task.hands[i] for i in range(3))
+        value, _nodes, _s = solve_game_one(eng.view.rules, GameRequest(
+            task.hands, d, contract, task.pile_thirds, dealt), None)
+        games.append(float(value))
+    gp = np.array(games)
+    g = ser.values(0, "net", exact=False)
+    x = ser.values(0, "net", exact=True)
+    ref = float(gp.mean())
+    res = {"exact_mean": ref, "card_point_net_mean": float(x.mean()),
+           "bird_sd": float((gp - x).std(ddof=1)), "seconds": time.perf_counter() - t0}
+
+    def estimate(order: np.ndarray, n: int, m: int):
+        gs, xs, bs = g[order], x[order], (gp - x)[order]
+        return combine([PrefixTerm(gs), PrefixTerm(xs[:n] - gs[:n]), PrefixTerm(bs[:m])],
+                       min_prefix=2)
+
+    for n, m in BIRD_NS:
+        if n > len(g):
+            continue
+        e = estimate(np.arange(len(g)), n, m)
+        within = []
+        for _ in range(args.subsets):
+            es = estimate(rng.permutation(len(g)), n, m)
+            within.append(abs(es.mean - ref) / es.se if es.se > 0 else 0.0)
+        w = np.array(within)
+        res[f"n{n}m{m}"] = {"estimate": e.mean, "se": e.se, "error": e.mean - ref,
+                            "z": (e.mean - ref) / e.se if e.se > 0 else 0.0,
+                            "within_1se": float((w <= 1).mean()),
+                            "within_2se": float((w <= 2).mean())}
+    return res
 
 
 def main() -> None:
@@ -87,6 +137,8 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=64)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--subsets", type=int, default=400)
+    ap.add_argument("--birds", action="store_true",
+                    help="also check the nets with silent birds (game-point solves)")
     ap.add_argument("--out")
     args = ap.parse_args()
     results = []
@@ -102,6 +154,13 @@ def main() -> None:
                               f" (z {m[f'n{n}']['z']:+.2f}; subsets within 1/2 SE "
                               f"{m[f'n{n}']['within_1se']:.0%}/{m[f'n{n}']['within_2se']:.0%})"
                               for n in NS), flush=True)
+        if "net_birds" in r:
+            m = r["net_birds"]
+            print(f"{hand_id:>9} {contract:5} birds  exact mean {m['exact_mean']:7.2f}  "
+                  f"card-point nets {m['card_point_net_mean']:7.2f}  bird SD {m['bird_sd']:5.1f}  "
+                  + "  ".join(f"{k}: {v['estimate']:7.2f} ± {v['se']:.2f} (z {v['z']:+.2f}; "
+                              f"subsets within 1/2 SE {v['within_1se']:.0%}/{v['within_2se']:.0%})"
+                              for k, v in m.items() if k.startswith("n")), flush=True)
         if args.out:
             tmp = Path(args.out + ".tmp")
             tmp.write_text(json.dumps({"config": vars(args) | {

@@ -107,11 +107,16 @@ def test_a_compile_waits_for_the_one_in_progress_and_then_skips() -> None:
     import time
 
     fcntl = pytest.importorskip("fcntl")
-    from tarock_solver.advise.exact import compile_detached, compile_lock_path
-    from tarock_solver.solver import kernels_cached
+    from tarock_solver.advise.exact import (
+        all_kernels_cached,
+        compile_detached,
+        compile_lock_path,
+        warm_up_games,
+    )
 
     solve_position((1 << 53, 1 << 52, 1 << 51), 0, 0)  # the kernels are in the cache
-    assert kernels_cached()
+    warm_up_games()
+    assert all_kernels_cached()
     held = threading.Event()
 
     def hold() -> None:
@@ -132,8 +137,10 @@ def test_a_compile_waits_for_the_one_in_progress_and_then_skips() -> None:
 def test_silent_birds_equal_the_game_point_solves_on_the_same_worlds() -> None:
     """Every world solved both ways: the Solo's net with birds is the plain mean of the
     game-point solver's values of plain play (the Trull holder wins his Pagat silently)."""
+    from tarock_solver.advise.exact import warm_up_games
     from tarock_solver.solver import solve_game_points
 
+    warm_up_games()  # the adviser makes game-point solves only with the kernels in the cache
     settings = replace(SMALL, birds_from=0, bird_every=1)
     req = AdviceRequest(hand=STRONG, seat=0, contracts=("solo",), samples=8, time_limit=None,
                         seed=1, settings=settings)
@@ -150,3 +157,18 @@ def test_silent_birds_equal_the_game_point_solves_on_the_same_worlds() -> None:
     assert r["bird_worlds"] == 8 and adv.meta["game_point_unfinished"] == 0
     assert r["mean_net_birds"] == pytest.approx(np.mean(direct), abs=1e-9)
     assert r["mean_net_birds"] != pytest.approx(r["mean_net"])  # the birds count
+
+
+def test_no_game_point_solve_before_its_kernels_are_compiled(monkeypatch) -> None:
+    """With the game-point kernels not in the cache the run makes no game-point solve (a
+    compile in a solver thread would hold the interpreter for most of a minute): the
+    birds wait for a later run, and the card points go on."""
+    import tarock_solver.solver as solver_api
+
+    monkeypatch.setattr(solver_api, "game_kernels_cached", lambda: False)
+    adv = advise(AdviceRequest(hand=STRONG, seat=0, contracts=("solo",), samples=8,
+                               time_limit=None, seed=1,
+                               settings=replace(SMALL, birds_from=0, bird_every=1)))
+    assert adv.meta["bird_worlds"] == {"solo": 0}
+    assert adv.meta["game_point_solves"] == 0
+    assert plain_row(adv, "solo")["exact_worlds"] == 8

@@ -57,11 +57,27 @@ GRACE = 2.0
 
 
 def warm_up(search: Any = None) -> None:
-    """Load (or compile) the solver kernels with one tiny solve."""
+    """Load (or compile) the card-point kernels with one tiny solve."""
     from ..solver import Budget, CardPointSearch, Position
 
     search = search or CardPointSearch(TT_BITS)
     search.value(Position((1 << 53, 1 << 52, 1 << 51), 0, 0), Budget(seconds=600.0))
+
+
+def warm_up_games() -> None:
+    """Load (or compile) the game-point kernels with one tiny solve (the last trick)."""
+    from ..rules import load_rules
+    from ..solver import solve_game_points
+
+    solve_game_points((1 << 53, 1 << 52, 1 << 51), 0, 0, rules=load_rules("dummett"),
+                      contract="three", tt_bits=10)
+
+
+def all_kernels_cached() -> bool:
+    """Are both drivers, card points and game points, in numba's cache?"""
+    from ..solver import game_kernels_cached, kernels_cached
+
+    return kernels_cached() and game_kernels_cached()
 
 
 def compile_lock_path() -> str:
@@ -71,11 +87,11 @@ def compile_lock_path() -> str:
 
 
 def compile_detached() -> bool:
-    """Compile the kernels into numba's cache unless another compile did it meanwhile;
-    True if this call compiled.  Runs in the detached process :class:`ExactSolver`
-    starts; the lock makes concurrent first runs compile once (POSIX; elsewhere
-    each compiles)."""
-    from ..solver import kernels_cached
+    """Compile the kernels (card points, then game points) into numba's cache unless
+    another compile did it meanwhile; True if this call compiled.  Runs in the detached
+    process :class:`ExactSolver` starts; the lock makes concurrent first runs compile
+    once (POSIX; elsewhere each compiles)."""
+    from ..solver import game_kernels_cached, kernels_cached
 
     try:
         import fcntl
@@ -84,9 +100,10 @@ def compile_detached() -> bool:
     with open(compile_lock_path(), "a+") as lock:
         if fcntl is not None:
             fcntl.flock(lock, fcntl.LOCK_EX)  # waits while another run compiles
-        if kernels_cached():
+        if kernels_cached() and game_kernels_cached():
             return False
         warm_up()
+        warm_up_games()
         return True
 
 
@@ -160,33 +177,43 @@ class ExactSolver:
         self.game_solves = 0
         self.game_unfinished = 0
         self.game_seconds = 0.0
+        #: The game-point kernels were in numba's cache when the solver started (else a
+        #: detached process compiles them, and this run makes no game-point solve: a
+        #: compile in a solver thread would hold the interpreter for most of a minute).
+        self.games_ready = False
+        self._compile: subprocess.Popen | None = None
 
     @property
     def game_points(self) -> bool:
-        """Can this solver answer game-point requests (:class:`GameRequest`)?"""
+        """Can this solver answer game-point requests (:class:`GameRequest`) now?"""
         if self.solve_game is not None:
             return True
-        return self.solve_batch is None and self.rules is not None
+        return self.solve_batch is None and self.rules is not None and self.games_ready
 
     def start(self) -> None:
         """Start loading the kernels and the solver threads (the caller goes on working)."""
         if self.solve_batch is not None or self._threads:
             return
+        from ..solver import game_kernels_cached, kernels_cached
+
         t0 = time.time()
+        cards_ready = kernels_cached()
+        self.games_ready = game_kernels_cached()
 
         def load() -> None:
-            from ..solver import kernels_cached
-
-            if not kernels_cached():
+            if not (cards_ready and self.games_ready):
                 # A detached process compiles and writes numba's cache: it finishes even
-                # if this run ends first, so the next run loads the kernels.
-                self.compiled_first = True
+                # if this run ends first, so the next run loads the kernels.  Only the
+                # card-point kernels are waited for (the game points wait for a next run).
                 proc = subprocess.Popen(
                     [sys.executable, "-c", "from tarock_solver.advise.exact import "
                      "compile_detached; compile_detached()"], stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL, start_new_session=True)
-                proc.wait()
+                self._compile = proc  # kept: a Popen collected while it runs warns
+                if not cards_ready:
+                    self.compiled_first = True
+                    proc.wait()
             warm_up()
             self.ready_after = time.time() - t0
             self._ready.set()

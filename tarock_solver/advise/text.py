@@ -207,8 +207,8 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
             lines.append(f"  game-point solves (birds): {meta['game_point_solves']} "
                          f"({meta['game_point_unfinished']} cut by the deadline), "
                          f"{meta['game_point_seconds']:.1f} solver s; worlds per contract: "
-                         + ", ".join(f"{names.get(c, c)} {n}"
-                                     for c, n in meta["bird_worlds"].items() if n))
+                         + (", ".join(f"{names.get(c, c)} {n}"
+                                      for c, n in meta["bird_worlds"].items() if n) or "none"))
         if meta.get("exchanges_valued"):
             lines.append("  exchanges valued per talon: " + ", ".join(
                 f"{names.get(c, c)} {n:.0f}" for c, n in meta["exchanges_valued"].items()))

@@ -45,7 +45,7 @@ from .result import SearchResult
 __all__ = [
     "ANNOUNCEABLE", "DEFAULT_TT_BITS", "AnnouncementChoice", "GamePointResult",
     "GamePointSearch", "announcement_options", "best_announcements", "deal_game_points",
-    "reserved_birds", "solve_game_points",
+    "game_kernels_cached", "reserved_birds", "solve_game_points",
 ]
 
 #: Transposition-table size: 2**20 rows of 72 bytes (exact-key and rank-only entries).
@@ -127,6 +127,15 @@ def solve_game_points(hands: Sequence[int], leader: int, declarer: int, *, rules
                          declarer_hand=declarer_hand, dealt=dealt)
     search = GamePointSearch(payoff, rules=rules, tt_bits=tt_bits)
     return search.solve(search.position(hs, leader, tr), budget)
+
+
+def game_kernels_cached() -> bool:
+    """Does numba's cache hold the compiled game-point driver for the current source?
+    (Compiled apart from the card-point driver: ~45 s on the first game-point solve.)"""
+    try:
+        return bool(pk.test_goal_value._cache._cache_file._load_index())
+    except Exception:  # a numba without this (private) layout: assume a compile is due
+        return False
 
 
 def reserved_birds(rules: Rules, payoff: Payoff) -> tuple[str, ...]:
