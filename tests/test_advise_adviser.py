@@ -503,3 +503,18 @@ def test_game_point_worlds_follow_the_schedule():
     assert games_while_running > 0
     done = [ser for ser in eng.series.values() if ser.games_planned]
     assert done and all(ser.games_planned == ser.planned == 12 for ser in done)
+
+
+def test_birds_need_their_minimum_of_game_point_worlds():
+    """Fewer game-point worlds than MIN_BIRD_WORLDS: no net with birds and no use of them
+    (their skewed values need more worlds for an honest SE than the card points do)."""
+    from advise_fakes import fake_game_net
+
+    from tarock_solver.advise.cv import MIN_BIRD_WORLDS
+
+    n = MIN_BIRD_WORLDS - 1
+    adv = advise(request(settings=BIRDS_EVERYWHERE, solve_game=fake_game_net, samples=n))
+    assert max(adv.meta["bird_worlds"].values()) == n
+    assert all(r.net_birds is None for r in adv.rows)
+    assert not adv.recommendation["birds_counted"]
+    assert adv.table["mean_net_birds"].iloc[:-1].isna().all()

@@ -136,25 +136,26 @@ def test_a_compile_waits_for_the_one_in_progress_and_then_skips() -> None:
 
 def test_silent_birds_equal_the_game_point_solves_on_the_same_worlds() -> None:
     """Every world solved both ways: the Solo's net with birds is the plain mean of the
-    game-point solver's values of plain play (the Trull holder wins his Pagat silently)."""
+    game-point solver's values of plain play (the Trull holder wins his Pagat silently),
+    shown from :data:`~tarock_solver.advise.cv.MIN_BIRD_WORLDS` worlds on."""
     from tarock_solver.advise.exact import warm_up_games
     from tarock_solver.solver import solve_game_points
 
     warm_up_games()  # the adviser makes game-point solves only with the kernels in the cache
     settings = replace(SMALL, birds_from=0, bird_every=1)
-    req = AdviceRequest(hand=STRONG, seat=0, contracts=("solo",), samples=8, time_limit=None,
-                        seed=1, settings=settings)
+    req = AdviceRequest(hand=STRONG, seat=0, contracts=("solo",), samples=16,
+                        time_limit=None, seed=1, settings=settings)
     adv = advise(req)
     rules = req.rule_profile()
     k = knowledge_from_hand(STRONG, 0)
     direct = []
-    for j in range(8):
+    for j in range(16):
         hands = world_at(k, 1, STREAM_WORLD, j).hands
         direct.append(solve_game_points(hands, 0, 0, rules=rules, contract="solo",
                                         valat_open=True, declarer_hand=STRONG,
                                         dealt=hands).value)
     r = plain_row(adv, "solo")
-    assert r["bird_worlds"] == 8 and adv.meta["game_point_unfinished"] == 0
+    assert r["bird_worlds"] == 16 and adv.meta["game_point_unfinished"] == 0
     assert r["mean_net_birds"] == pytest.approx(np.mean(direct), abs=1e-9)
     assert r["mean_net_birds"] != pytest.approx(r["mean_net"])  # the birds count
 

@@ -13,7 +13,7 @@ reported for the chosen option come from worlds that did not choose it
 the other way round), so the best of many noisy options is not reported with
 the optimism that picked it.
 
-Silent birds: a contract whose plain play has :data:`~.cv.MIN_EXACT`
+Silent birds: a contract whose plain play has :data:`~.cv.MIN_BIRD_WORLDS`
 game-point worlds gets ``net_birds`` (its nets with the birds of plain play,
 :meth:`~.engine.ContractSeries.birds`).  When the recommended contract and its
 runner-up both have them, the recommendation is made again on nets with birds
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from .cv import MIN_EXACT, MIN_WORLDS, Estimate, combine
+from .cv import MIN_BIRD_WORLDS, MIN_EXACT, MIN_WORLDS, Estimate, combine
 from .engine import ContractSeries
 
 __all__ = ["ANNOUNCE_GAIN_SE", "MIN_ANNOUNCE_GAIN", "Advice", "EXTRA_COLUMNS", "NOISE_SE", "OptionRow", "SCHEMA_COLUMNS",
@@ -140,7 +140,7 @@ def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
             kind = {"combo": "best"}.get(pol.kind, pol.kind)
             gain = _gain(ser, p, MIN_EXACT) if p else None
             rate, cond = _announce_rate(ser, p)
-            birds = ser.estimate(p, "net_birds") if bird_worlds >= MIN_EXACT else None
+            birds = ser.estimate(p, "net_birds") if bird_worlds >= MIN_BIRD_WORLDS else None
             rows.append(OptionRow(ser.contract, p, pol.name, kind, ser.estimate(p, "net"),
                                   ser.estimate(p, "made"), ser.estimate(p, "points"), gain,
                                   rate, cond, behaviour, birds, bird_worlds))
