@@ -34,8 +34,9 @@ __all__ = ["Estimate", "MIN_BIRD_WORLDS", "MIN_EXACT", "MIN_WORLDS", "PrefixTerm
 MIN_EXACT = 8
 #: Fewest game-point worlds behind a net with silent birds.  The birds' values are
 #: skewed (most worlds 0, a few worth a hundred game points), and their SE needs more
-#: worlds to be honest: on fixed worlds (``benchmarks/cv_check.py --birds``) 8 of them
-#: put 88–96 % of random subsets within 2 SE of the plain exact mean, 16 put 98–100 %.
+#: worlds to be honest: on fixed worlds (``benchmarks/cv_check.py --birds``, four hands
+#: and contracts) 8 of them put 88–100 % of random subsets within 2 SE of the plain exact
+#: mean (88 % where the birds are 0 on most worlds), 16 put 98–100 %.
 MIN_BIRD_WORLDS = 16
 #: Fewest evaluator worlds behind an estimate.
 MIN_WORLDS = 20
