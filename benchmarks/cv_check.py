@@ -31,11 +31,12 @@ import argparse
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from tarock_solver.advise.cv import PrefixTerm, combine, cv_terms
+from tarock_solver.advise.cv import Estimate, PrefixTerm, combine, cv_terms
 from tarock_solver.advise.engine import AdviceSettings, Engine
 from tarock_solver.advise.plan import AdviceRequest, make_problem
 from tarock_solver.bench.advise import load_advise_hands
@@ -73,35 +74,38 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
         res = {"exact_mean": ref, "evaluator_mean": float(g.mean()),
                "residual_sd": float((x - g).std(ddof=1))}
         for n in NS:
-            e = combine(cv_terms(g, x[:n]), min_prefix=2)
-            within = []
-            for _ in range(args.subsets):
-                perm = rng.permutation(len(g))
-                gs, xs = g[perm], x[perm]
-                es = combine(cv_terms(gs, xs[:n]), min_prefix=2)
-                within.append(abs(es.mean - ref) / es.se if es.se > 0 else 0.0)
-            w = np.array(within)
-            res[f"n{n}"] = {"estimate": e.mean, "se": e.se, "error": e.mean - ref,
-                            "z": (e.mean - ref) / e.se if e.se > 0 else 0.0,
-                            "within_1se": float((w <= 1).mean()),
-                            "within_2se": float((w <= 2).mean())}
+            res[f"n{n}"] = _agreement(
+                lambda order, n=n, g=g, x=x: combine(cv_terms(g[order], x[order][:n]),
+                                                     min_prefix=2),
+                len(g), ref, rng, args.subsets)
         out[what] = res
     if args.birds:
-        out["net_birds"] = _birds(eng, ser, contract, rng, args)
+        out["net_birds"] = _birds(eng, ser, rng, args)
     return out
 
 
-def _birds(eng: Engine, ser, contract: str, rng: np.random.Generator,
-           args: argparse.Namespace) -> dict:
+def _agreement(estimate: Callable[[np.ndarray], Estimate], worlds: int, ref: float,
+               rng: np.random.Generator, subsets: int) -> dict:
+    """The estimate on the worlds in index order against the reference, and the share of
+    ``subsets`` random orders whose estimate lies within 1 and 2 SEs of it."""
+    e = estimate(np.arange(worlds))
+    within = []
+    for _ in range(subsets):
+        es = estimate(rng.permutation(worlds))
+        within.append(abs(es.mean - ref) / es.se if es.se > 0 else 0.0)
+    w = np.array(within)
+    return {"estimate": e.mean, "se": e.se, "error": e.mean - ref,
+            "z": (e.mean - ref) / e.se if e.se > 0 else 0.0,
+            "within_1se": float((w <= 1).mean()), "within_2se": float((w <= 2).mean())}
+
+
+def _birds(eng: Engine, ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
     from tarock_solver.advise.exact import GameRequest, solve_game_one
 
     t0 = time.perf_counter()
     games = []
     for task in ser.tasks:
-        d = task.declarer
-        dealt = tuple(task.dealt if i == d else task.hands[i] for i in range(3))
-        value, _nodes, _s = solve_game_one(eng.view.rules, GameRequest(
-            task.hands, d, contract, task.pile_thirds, dealt), None)
+        value, _nodes, _s = solve_game_one(eng.view.rules, GameRequest.of(task), None)
         games.append(float(value))
     gp = np.array(games)
     g = ser.values(0, "net", exact=False)
@@ -110,24 +114,15 @@ def _birds(eng: Engine, ser, contract: str, rng: np.random.Generator,
     res = {"exact_mean": ref, "card_point_net_mean": float(x.mean()),
            "bird_sd": float((gp - x).std(ddof=1)), "seconds": time.perf_counter() - t0}
 
-    def estimate(order: np.ndarray, n: int, m: int):
+    def estimate(order: np.ndarray, n: int, m: int) -> Estimate:
         gs, xs, bs = g[order], x[order], (gp - x)[order]
         return combine([PrefixTerm(gs), PrefixTerm(xs[:n] - gs[:n]), PrefixTerm(bs[:m])],
                        min_prefix=2)
 
     for n, m in BIRD_NS:
-        if n > len(g):
-            continue
-        e = estimate(np.arange(len(g)), n, m)
-        within = []
-        for _ in range(args.subsets):
-            es = estimate(rng.permutation(len(g)), n, m)
-            within.append(abs(es.mean - ref) / es.se if es.se > 0 else 0.0)
-        w = np.array(within)
-        res[f"n{n}m{m}"] = {"estimate": e.mean, "se": e.se, "error": e.mean - ref,
-                            "z": (e.mean - ref) / e.se if e.se > 0 else 0.0,
-                            "within_1se": float((w <= 1).mean()),
-                            "within_2se": float((w <= 2).mean())}
+        if n <= len(g):
+            res[f"n{n}m{m}"] = _agreement(lambda order, n=n, m=m: estimate(order, n, m),
+                                          len(g), ref, rng, args.subsets)
     return res
 
 

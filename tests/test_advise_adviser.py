@@ -424,15 +424,7 @@ BIRDS_EVERYWHERE = replace(FAST, max_exact=None, birds_from=0, bird_every=1)
 def _game_requests(adv_series):
     from tarock_solver.advise.exact import GameRequest
 
-    out = {}
-    for c, ser in adv_series.items():
-        reqs = []
-        for t in ser.tasks:
-            d = t.declarer
-            reqs.append(GameRequest(t.hands, d, c, t.pile_thirds,
-                                    tuple(t.dealt if i == d else t.hands[i] for i in range(3))))
-        out[c] = reqs
-    return out
+    return {c: [GameRequest.of(t) for t in ser.tasks] for c, ser in adv_series.items()}
 
 
 def test_net_with_birds_is_the_plain_mean_of_the_game_point_values():

@@ -376,11 +376,7 @@ class Engine:
                 if self._games_due(ser):
                     j = ser.games_planned
                     ser.games_planned += 1
-                    task = ser.tasks[j]
-                    d = task.declarer
-                    dealt = tuple(task.dealt if i == d else task.hands[i] for i in range(3))
-                    return (GameRequest(task.hands, d, ser.contract, task.pile_thirds, dealt),
-                            [ser.contract], j)
+                    return GameRequest.of(ser.tasks[j]), [ser.contract], j
         live = self.contenders()
         if not live:
             return None

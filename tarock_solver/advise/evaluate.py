@@ -46,6 +46,14 @@ class PlayTask:
     dealt: int
     contract: str
 
+    @property
+    def dealt_hands(self) -> tuple[int, int, int]:
+        """The three hands as dealt: the declarer's before the exchange, the defenders'
+        (who exchange nothing) as they start play."""
+        h = list(self.hands)
+        h[self.declarer] = self.dealt
+        return h[0], h[1], h[2]
+
     @cached_property  # asked per world and option many times; thirds_of costs ~0.1 ms
     def in_play_thirds(self) -> int:
         """Thirds of all 48 cards in play: what the declarer takes by winning every trick."""

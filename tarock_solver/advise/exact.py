@@ -28,7 +28,10 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from .evaluate import PlayTask
 
 __all__ = ["ExactSolver", "GameRequest", "Request", "compile_detached", "compile_lock_path",
            "solve_game_one", "warm_up"]
@@ -48,6 +51,12 @@ class GameRequest(NamedTuple):
     contract: str
     pile_thirds: int
     dealt: tuple[int, int, int]
+
+    @classmethod
+    def of(cls, task: PlayTask) -> GameRequest:
+        """The request for plain play of a task (its contract, hands and discard)."""
+        return cls(task.hands, task.declarer, task.contract, task.pile_thirds,
+                   task.dealt_hands)
 
 
 #: Table size of each solver thread (2**20 rows: 64 MiB, cleared before every solve).
@@ -91,8 +100,6 @@ def compile_detached() -> bool:
     another compile did it meanwhile; True if this call compiled.  Runs in the detached
     process :class:`ExactSolver` starts; the lock makes concurrent first runs compile
     once (POSIX; elsewhere each compiles)."""
-    from ..solver import game_kernels_cached, kernels_cached
-
     try:
         import fcntl
     except ImportError:  # no flock: compile without the lock
@@ -100,7 +107,7 @@ def compile_detached() -> bool:
     with open(compile_lock_path(), "a+") as lock:
         if fcntl is not None:
             fcntl.flock(lock, fcntl.LOCK_EX)  # waits while another run compiles
-        if kernels_cached() and game_kernels_cached():
+        if all_kernels_cached():
             return False
         warm_up()
         warm_up_games()
