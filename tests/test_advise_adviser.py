@@ -396,6 +396,45 @@ def test_an_announcement_enters_the_choice_only_for_a_gain_worth_making() -> Non
     assert eligible([plain, tiny, noisy, real, unsure]) == [plain, real]
 
 
+def test_the_announcement_gate_grows_with_the_options_tested() -> None:
+    """One choice among many announcements: a gain of 1.5 SE enters alone, not as the best
+    of ten distinct tests; copies of one test and never-announced options (0 ± 0) do not
+    count as tests."""
+    from tarock_solver.advise.cv import Estimate
+    from tarock_solver.advise.report import (
+        ANNOUNCE_ALPHA,
+        OptionRow,
+        announce_gate,
+        announce_gate_se,
+        eligible,
+    )
+
+    e = Estimate(10.0, 1.0, 100, 20)
+
+    def option(contract: str, policy: int, gain: Estimate | None) -> OptionRow:
+        return OptionRow(contract, policy, "plain" if gain is None else f"x{policy}",
+                         "plain" if gain is None else "single", e, e, e, gain, 0.5, False, "")
+
+    assert abs(announce_gate_se(1) - 1.0) < 0.02  # the one-SE rule for a single option
+    assert announce_gate_se(10) > announce_gate_se(3) > announce_gate_se(1)
+    assert abs(announce_gate_se(7) - 2.0) < 0.01
+    assert ANNOUNCE_ALPHA == pytest.approx(0.16)
+    plain = option("two", 0, None)
+    lucky = option("two", 1, Estimate(6.0, 4.0, 100, 20))  # 1.5 SE
+    assert eligible([plain, lucky]) == [plain, lucky]
+    # nine other distinct tests, in two contracts, none of them passing
+    others = [option("two" if k < 5 else "one", 2 + k, Estimate(1.0 + 0.1 * k, 4.0, 100, 20))
+              for k in range(9)]
+    rows = [plain, lucky, option("one", 0, None), *others]
+    assert announce_gate(rows) == pytest.approx(announce_gate_se(10))
+    assert lucky not in eligible(rows)
+    # the same test nine times over, and options never announced: still one test
+    copies = [option("two", 2 + k, Estimate(6.0, 4.0, 100, 20)) for k in range(9)]
+    never = [option("two", 20 + k, Estimate(0.0, 0.0, 100, 20)) for k in range(3)]
+    assert announce_gate([plain, lucky, *copies, *never]) == pytest.approx(announce_gate_se(1))
+    assert lucky in eligible([plain, lucky, *copies, *never])
+
+
 def test_a_better_looking_option_with_few_exact_worlds_keeps_the_answer_tentative() -> None:
     """The recommendation prefers options with an SE, but one that looks better on too few
     exact worlds is named beside it: tentative, a close call, that option the runner-up."""

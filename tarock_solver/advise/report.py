@@ -7,7 +7,11 @@ contract's exact prefix.  An SE is given only when the exact prefix has
 evaluator (and the recommendation is tentative).
 
 The recommendation ranks options by their estimate on **common worlds** and
-gives the margin over the runner-up as a paired difference.  The numbers
+gives the margin over the runner-up as a paired difference.  Plain play of each
+contract is always a candidate; an announcement only when its paired gain over
+plain play passes a one-sided test corrected for the number of announcement
+options it is chosen among (:data:`ANNOUNCE_ALPHA`), so the best of many noisy
+options does not win by luck.  The numbers
 reported for the chosen option come from worlds that did not choose it
 (two-fold cross-fitting: the even worlds choose and the odd ones report, and
 the other way round), so the best of many noisy options is not reported with
@@ -31,6 +35,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -38,8 +43,8 @@ import pandas as pd
 from .cv import MIN_BIRD_WORLDS, MIN_EXACT, MIN_WORLDS, Estimate, combine
 from .engine import ContractSeries
 
-__all__ = ["ANNOUNCE_GAIN_SE", "MIN_ANNOUNCE_GAIN", "Advice", "EXTRA_COLUMNS", "NOISE_SE", "OptionRow", "SCHEMA_COLUMNS",
-           "build_table", "eligible", "option_rows", "recommend"]
+__all__ = ["ANNOUNCE_ALPHA", "MIN_ANNOUNCE_GAIN", "Advice", "EXTRA_COLUMNS", "NOISE_SE", "OptionRow", "SCHEMA_COLUMNS",
+           "announce_gate", "announce_gate_se", "build_table", "eligible", "option_rows", "recommend"]
 
 SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "option", "samples",
                   "win_prob", "win_prob_se", "mean_net", "mean_net_se", "mean_points")
@@ -49,10 +54,13 @@ EXTRA_COLUMNS = ("kind", "mean_points_se", "exact_worlds", "source", "gain", "ga
 #: Two options closer than this many standard errors of their difference are a close call.
 NOISE_SE = 2.0
 #: An announcement is recommended only when its paired gain over plain play of the same
-#: contract is at least this many SEs: plain play is the default, and the noisiest
-#: options (a Kramerpoi's net swings by 80 points a world) would otherwise win the
-#: maximum by luck.
-ANNOUNCE_GAIN_SE = 1.0
+#: contract passes a one-sided test at level ``ANNOUNCE_ALPHA / K``, K the number of
+#: announcement options the recommendation chooses among (Bonferroni): plain play is the
+#: default, and among a dozen noisy options (a Kramerpoi's net swings by 80 points a
+#: world) one gains a standard error by luck most of the time; so the chance that *any*
+#: option without a gain enters is at most ``ANNOUNCE_ALPHA``, as it was for one option
+#: at one SE.
+ANNOUNCE_ALPHA = 0.16
 #: ... and at least this many game points: a gain that rounds to nothing (an
 #: announcement made on 1 % of the talons for +0.01 ± 0.01) is not worth making.
 MIN_ANNOUNCE_GAIN = 0.5
@@ -190,16 +198,40 @@ def _paired(series: dict[str, ContractSeries], a: OptionRow, b: OptionRow | None
     return combine(terms, min_prefix=MIN_EXACT)
 
 
-def _gain_pays(gain: Estimate | None) -> bool:
+def announce_gate_se(options: int) -> float:
+    """How many SEs an announcement's paired gain needs when there are ``options``
+    announcement options to test (one: about one SE; three: 1.6; seven: 2.0; ten: 2.1)."""
+    return NormalDist().inv_cdf(1.0 - ANNOUNCE_ALPHA / max(1, options))
+
+
+def announce_gate(rows: Sequence[OptionRow]) -> float:
+    """The SEs an announcement's gain needs among ``rows`` (:func:`announce_gate_se`).
+
+    The recommendation is one choice among all of them, so K counts the distinct
+    tests of every contract: options with an SE, an option whose gain equals another's
+    of the same contract counted once (a best set that is one single item on every
+    world, or two items announced on the same talons), one never announced (gain 0 ± 0,
+    plain play itself) not at all."""
+    tests: set[tuple[str, float, float]] = set()
+    for r in rows:
+        g = r.gain
+        if r.kind == "plain" or g is None or not g.has_se or (g.mean == 0.0 and g.se == 0.0):
+            continue
+        tests.add((r.contract, g.mean, g.se))
+    return announce_gate_se(len(tests))
+
+
+def _gain_pays(gain: Estimate | None, gate_se: float) -> bool:
     """Does an announcement's paired gain over plain play earn it a place in the choice?"""
     return (gain is not None and gain.has_se and gain.mean >= MIN_ANNOUNCE_GAIN
-            and gain.mean >= ANNOUNCE_GAIN_SE * gain.se)
+            and gain.mean >= gate_se * gain.se)
 
 
 def eligible(rows: Sequence[OptionRow]) -> list[OptionRow]:
     """The options the recommendation chooses from: plain play of every contract, and
-    the announcements whose gain pays (:data:`ANNOUNCE_GAIN_SE`)."""
-    return [r for r in rows if r.kind == "plain" or _gain_pays(r.gain)]
+    the announcements whose gain pays (:data:`ANNOUNCE_ALPHA`)."""
+    gate = announce_gate(rows)
+    return [r for r in rows if r.kind == "plain" or _gain_pays(r.gain, gate)]
 
 
 def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
@@ -209,6 +241,7 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
     passing): the same eligibility and the same preference for options with an SE,
     with half the exact worlds."""
     half = MIN_EXACT // 2
+    gate = announce_gate(rows)
     cands = []
     for r in rows:
         ser = series[r.contract]
@@ -216,7 +249,7 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
                     min_prefix=half)
         if not math.isfinite(e.mean):
             continue
-        if r.kind != "plain" and not _gain_pays(_gain(ser, r.policy, half, mask)):
+        if r.kind != "plain" and not _gain_pays(_gain(ser, r.policy, half, mask), gate):
             continue
         cands.append((r, e))
     firm = [(r, e) for r, e in cands if e.has_se]

@@ -7,13 +7,9 @@ import math
 
 from ..columns import align
 from .cv import MIN_EXACT
-from .report import ANNOUNCE_GAIN_SE, MIN_ANNOUNCE_GAIN, Advice
+from .report import MIN_ANNOUNCE_GAIN, Advice, announce_gate
 
 __all__ = ["advice_lines"]
-
-#: An announcement is shown when its gain over plain play is at least this many SEs (the
-#: recommendation's rule, which also wants the SE to exist), or when it is recommended.
-SHOW_GAIN_SE = ANNOUNCE_GAIN_SE
 
 
 def _num(x: float | None, digits: int = 1, sign: bool = False) -> str:
@@ -75,12 +71,15 @@ def bird_line(adv: Advice, names: dict[str, str]) -> str | None:
 def _announcement_rows(adv: Advice, names: dict[str, str]) -> tuple[list[list[str]], int]:
     rec = adv.recommendation
     shown, hidden = [], 0
+    # shown: what the recommendation's gate lets through (an option with no SE yet, on
+    # its evaluator gain), or the recommended option
+    gate = announce_gate(adv.rows)
     for r in adv.rows:
         if r.kind == "plain" or r.gain is None:
             continue
         chosen = r.contract == rec.get("contract") and r.option == rec.get("option")
         pays = math.isfinite(r.gain.mean) and r.gain.mean >= MIN_ANNOUNCE_GAIN and (
-            not r.gain.has_se or r.gain.mean >= SHOW_GAIN_SE * r.gain.se)
+            not r.gain.has_se or r.gain.mean >= gate * r.gain.se)
         if not (chosen or pays):
             hidden += 1
             continue
