@@ -1,7 +1,7 @@
 """Does the adviser's control-variate estimate agree with the plain exact mean?
 
 ``python benchmarks/cv_check.py [--worlds 64] [--seed 1] [--subsets 400] [--birds]
-[--out F.json] HAND_ID:CONTRACT …`` (one thread: ``NUMBA_NUM_THREADS=1``).
+[--gains] [--out F.json] HAND_ID:CONTRACT …`` (one thread: ``NUMBA_NUM_THREADS=1``).
 
 For each hand of ``advise_hands.jsonl`` and contract, the adviser's engine
 (:class:`~tarock_solver.advise.engine.Engine`: the world stream, the exchange
@@ -16,7 +16,12 @@ prefix (worlds 0 … n−1) against the reference, in card points and in net gam
 points of plain play, and over ``--subsets`` random subsets of n worlds the
 share of estimates within 1 and 2 SEs of the reference (the SE covers the
 sampling of worlds too, so on a fixed set it is conservative: ≥ 68 % / 95 %
-expected), and the evaluator-only mean's error for scale.
+expected) and the share more than 1 and 2 SEs above it (the one-sided error a
+gate on the estimate lets through), and the evaluator-only mean's error for scale.
+
+``--gains`` does the same for every announcement option's paired gain over plain
+play (the adviser's gain estimate: the same solves score every option), each
+distinct option once.
 
 ``--birds`` also solves every world's plain play for game points (the adviser's
 :func:`~tarock_solver.advise.exact.solve_game_one`): the reference is the plain
@@ -81,6 +86,33 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
         out[what] = res
     if args.birds:
         out["net_birds"] = _birds(eng, ser, rng, args)
+    if args.gains:
+        out["gains"] = _gains(ser, rng, args)
+    return out
+
+
+def _gains(ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
+    """Every distinct announcement option's gain over plain play, as for the nets."""
+    g0 = ser.values(0, "net", exact=False)
+    x0 = ser.values(0, "net", exact=True)
+    out, seen = {}, set()
+    for p, pol in enumerate(ser.plan.policies):
+        if p == 0:
+            continue
+        g = ser.values(p, "net", exact=False) - g0
+        x = ser.values(p, "net", exact=True) - x0
+        key = (tuple(g), tuple(x))
+        if key in seen or not (g.any() or x.any()):
+            continue  # a copy of an option already checked, or never announced
+        seen.add(key)
+        res = {"exact_mean": float(x.mean()), "evaluator_mean": float(g.mean()),
+               "sd": float(x.std(ddof=1)), "residual_sd": float((x - g).std(ddof=1))}
+        for n in NS:
+            res[f"n{n}"] = _agreement(
+                lambda order, n=n, g=g, x=x: combine(cv_terms(g[order], x[order][:n]),
+                                                     min_prefix=2),
+                len(g), res["exact_mean"], rng, args.subsets)
+        out[pol.name] = res
     return out
 
 
@@ -89,14 +121,18 @@ def _agreement(estimate: Callable[[np.ndarray], Estimate], worlds: int, ref: flo
     """The estimate on the worlds in index order against the reference, and the share of
     ``subsets`` random orders whose estimate lies within 1 and 2 SEs of it."""
     e = estimate(np.arange(worlds))
-    within = []
+    zs = []
     for _ in range(subsets):
         es = estimate(rng.permutation(worlds))
-        within.append(abs(es.mean - ref) / es.se if es.se > 0 else 0.0)
-    w = np.array(within)
+        # an SE of 0 (every world alike): no error, or an infinitely sure wrong one
+        zs.append((es.mean - ref) / es.se if es.se > 0 else
+                  0.0 if abs(es.mean - ref) < 1e-9 else np.copysign(np.inf, es.mean - ref))
+    z = np.array(zs)
+    w = np.abs(z)
     return {"estimate": e.mean, "se": e.se, "error": e.mean - ref,
             "z": (e.mean - ref) / e.se if e.se > 0 else 0.0,
-            "within_1se": float((w <= 1).mean()), "within_2se": float((w <= 2).mean())}
+            "within_1se": float((w <= 1).mean()), "within_2se": float((w <= 2).mean()),
+            "above_1se": float((z > 1).mean()), "above_2se": float((z > 2).mean())}
 
 
 def _birds(eng: Engine, ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
@@ -134,6 +170,8 @@ def main() -> None:
     ap.add_argument("--subsets", type=int, default=400)
     ap.add_argument("--birds", action="store_true",
                     help="also check the nets with silent birds (game-point solves)")
+    ap.add_argument("--gains", action="store_true",
+                    help="also check every announcement option's gain over plain play")
     ap.add_argument("--out")
     args = ap.parse_args()
     results = []
@@ -156,6 +194,13 @@ def main() -> None:
                   + "  ".join(f"{k}: {v['estimate']:7.2f} ± {v['se']:.2f} (z {v['z']:+.2f}; "
                               f"subsets within 1/2 SE {v['within_1se']:.0%}/{v['within_2se']:.0%})"
                               for k, v in m.items() if k.startswith("n")), flush=True)
+        for name, m in r.get("gains", {}).items():
+            print(f"{hand_id:>9} {contract:5} gain {name}: exact mean {m['exact_mean']:8.2f} "
+                  f"(SD {m['sd']:.1f})  "
+                  + "  ".join(f"n={n}: within 1/2 SE {m[f'n{n}']['within_1se']:.0%}/"
+                              f"{m[f'n{n}']['within_2se']:.0%}, above 1/2 SE "
+                              f"{m[f'n{n}']['above_1se']:.0%}/{m[f'n{n}']['above_2se']:.0%}"
+                              for n in NS), flush=True)
         if args.out:
             tmp = Path(args.out + ".tmp")
             tmp.write_text(json.dumps({"config": vars(args) | {

@@ -44,7 +44,8 @@ from .cv import MIN_BIRD_WORLDS, MIN_EXACT, MIN_WORLDS, Estimate, combine
 from .engine import ContractSeries
 
 __all__ = ["ANNOUNCE_ALPHA", "MIN_ANNOUNCE_GAIN", "Advice", "EXTRA_COLUMNS", "NOISE_SE", "OptionRow", "SCHEMA_COLUMNS",
-           "announce_gate", "announce_gate_se", "build_table", "eligible", "option_rows", "recommend"]
+           "announce_gate", "announce_gate_se", "announce_tests",
+           "build_table", "eligible", "option_rows", "recommend"]
 
 SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "option", "samples",
                   "win_prob", "win_prob_se", "mean_net", "mean_net_se", "mean_points")
@@ -204,21 +205,27 @@ def announce_gate_se(options: int) -> float:
     return NormalDist().inv_cdf(1.0 - ANNOUNCE_ALPHA / max(1, options))
 
 
-def announce_gate(rows: Sequence[OptionRow]) -> float:
-    """The SEs an announcement's gain needs among ``rows`` (:func:`announce_gate_se`).
+def announce_tests(rows: Sequence[OptionRow]) -> int:
+    """K of :data:`ANNOUNCE_ALPHA`: the distinct announcement tests among ``rows``.
 
-    The recommendation is one choice among all of them, so K counts the distinct
-    tests of every contract: options with an SE, an option whose gain equals another's
-    of the same contract counted once (a best set that is one single item on every
-    world, or two items announced on the same talons), one never announced (gain 0 ± 0,
-    plain play itself) not at all."""
+    The recommendation is one choice among all of them, so every contract's count:
+    options with an SE, an option whose gain equals another's of the same contract
+    counted once (a best set that is one single item on every world, or two items
+    announced on the same talons), one never announced (gain 0 ± 0, plain play itself)
+    not at all."""
     tests: set[tuple[str, float, float]] = set()
     for r in rows:
         g = r.gain
         if r.kind == "plain" or g is None or not g.has_se or (g.mean == 0.0 and g.se == 0.0):
             continue
         tests.add((r.contract, g.mean, g.se))
-    return announce_gate_se(len(tests))
+    return len(tests)
+
+
+def announce_gate(rows: Sequence[OptionRow]) -> float:
+    """The SEs an announcement's gain needs among ``rows`` (:func:`announce_gate_se` of
+    :func:`announce_tests`)."""
+    return announce_gate_se(announce_tests(rows))
 
 
 def _gain_pays(gain: Estimate | None, gate_se: float) -> bool:

@@ -7,7 +7,7 @@ import math
 
 from ..columns import align
 from .cv import MIN_EXACT
-from .report import MIN_ANNOUNCE_GAIN, Advice, announce_gate
+from .report import MIN_ANNOUNCE_GAIN, Advice, announce_gate, announce_tests
 
 __all__ = ["advice_lines"]
 
@@ -169,7 +169,10 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
     shown, hidden = _announcement_rows(adv, names)
     lines.append("")
     if shown:
-        lines.append("Announcements that pay (gain over plain play of the same contract, paired):")
+        k = announce_tests(adv.rows)
+        gate = f"; at least {announce_gate(adv.rows):.1f} SE, one of {k} tests" if k > 1 else ""
+        lines.append("Announcements that pay (gain over plain play of the same contract, "
+                     f"paired{gate}):")
         lines += align(shown, ["contract", "announce", "when", "gain", "E[net]"])
         if hidden:
             lines.append(f"  ({hidden} other announcement options gain nothing; --json lists "
