@@ -11,11 +11,10 @@ gives the margin over the runner-up as a paired difference.  Plain play of each
 contract is always a candidate; an announcement only when its paired gain over
 plain play passes a one-sided test corrected for the number of announcement
 options it is chosen among (:data:`ANNOUNCE_ALPHA`), so the best of many noisy
-options does not win by luck.  The numbers
-reported for the chosen option come from worlds that did not choose it
-(two-fold cross-fitting: the even worlds choose and the odd ones report, and
-the other way round), so the best of many noisy options is not reported with
-the optimism that picked it.
+options does not win by luck.  The numbers reported for the chosen option
+come from worlds that did not choose it (two-fold cross-fitting: the even worlds
+choose and the odd ones report, and the other way round), so the best of many
+noisy options is not reported with the optimism that picked it.
 
 Silent birds: a contract whose plain play has :data:`~.cv.MIN_BIRD_WORLDS`
 game-point worlds gets ``net_birds`` (its nets with the birds of plain play,
