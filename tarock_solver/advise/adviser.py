@@ -48,11 +48,22 @@ def advise(req: AdviceRequest) -> Advice:
     deadline = start + req.time_limit if req.time_limit else None
     bar = _progress_bar(req)
 
+    seen: set[str] = set()
+    last = [0.0]
+    # A terminal redraws the bar in place; a log file gets every redraw appended, so
+    # it gets one every few seconds (and the first of each phase at once).
+    every = 0.1 if sys.stderr.isatty() else 2.0
+
     def progress(phase: str, done: int, total: int) -> None:
         if bar is None:
             return
-        bar.set_description(phase)
-        bar.n = min(bar.total, time.time() - start) if deadline else done
+        now = time.time()
+        if phase in seen and now - last[0] < every:
+            return
+        seen.add(phase)
+        last[0] = now
+        bar.set_description(phase, refresh=False)
+        bar.n = min(bar.total, now - start) if deadline else done
         bar.refresh()
 
     try:
@@ -60,6 +71,8 @@ def advise(req: AdviceRequest) -> Advice:
                             deadline=deadline, progress=progress)
     finally:
         if bar is not None:
+            if deadline:
+                bar.n = min(bar.total, time.time() - start)  # the bar ends where the run did
             bar.close()
         exact.close()
     elapsed = time.time() - start
