@@ -78,11 +78,7 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
         ref = float(x.mean())
         res = {"exact_mean": ref, "evaluator_mean": float(g.mean()),
                "residual_sd": float((x - g).std(ddof=1))}
-        for n in NS:
-            res[f"n{n}"] = _agreement(
-                lambda order, n=n, g=g, x=x: combine(cv_terms(g[order], x[order][:n]),
-                                                     min_prefix=2),
-                len(g), ref, rng, args.subsets)
+        res.update(_cv_agreement(g, x, ref, rng, args.subsets))
         out[what] = res
     if args.birds:
         out["net_birds"] = _birds(eng, ser, rng, args)
@@ -107,13 +103,18 @@ def _gains(ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
         seen.add(key)
         res = {"exact_mean": float(x.mean()), "evaluator_mean": float(g.mean()),
                "sd": float(x.std(ddof=1)), "residual_sd": float((x - g).std(ddof=1))}
-        for n in NS:
-            res[f"n{n}"] = _agreement(
-                lambda order, n=n, g=g, x=x: combine(cv_terms(g[order], x[order][:n]),
-                                                     min_prefix=2),
-                len(g), res["exact_mean"], rng, args.subsets)
+        res.update(_cv_agreement(g, x, res["exact_mean"], rng, args.subsets))
         out[pol.name] = res
     return out
+
+
+def _cv_agreement(g: np.ndarray, x: np.ndarray, ref: float, rng: np.random.Generator,
+                  subsets: int) -> dict:
+    """For n in :data:`NS`: the two-term control-variate estimate (evaluator ``g`` on every
+    world, exact ``x`` on n of them) against the reference (:func:`_agreement`)."""
+    return {f"n{n}": _agreement(
+        lambda order, n=n: combine(cv_terms(g[order], x[order][:n]), min_prefix=2),
+        len(g), ref, rng, subsets) for n in NS}
 
 
 def _agreement(estimate: Callable[[np.ndarray], Estimate], worlds: int, ref: float,

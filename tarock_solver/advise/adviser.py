@@ -49,19 +49,20 @@ def advise(req: AdviceRequest) -> Advice:
     bar = _progress_bar(req)
 
     seen: set[str] = set()
-    last = [0.0]
+    last = 0.0
     # A terminal redraws the bar in place; a log file gets every redraw appended, so
     # it gets one every few seconds (and the first of each phase at once).
     every = 0.1 if sys.stderr.isatty() else 2.0
 
     def progress(phase: str, done: int, total: int) -> None:
+        nonlocal last
         if bar is None:
             return
         now = time.time()
-        if phase in seen and now - last[0] < every:
+        if phase in seen and now - last < every:
             return
         seen.add(phase)
-        last[0] = now
+        last = now
         bar.set_description(phase, refresh=False)
         bar.n = min(bar.total, now - start) if deadline else done
         bar.refresh()

@@ -233,21 +233,21 @@ def _gain_pays(gain: Estimate | None, gate_se: float) -> bool:
             and gain.mean >= gate_se * gain.se)
 
 
-def eligible(rows: Sequence[OptionRow]) -> list[OptionRow]:
+def eligible(rows: Sequence[OptionRow], gate_se: float | None = None) -> list[OptionRow]:
     """The options the recommendation chooses from: plain play of every contract, and
-    the announcements whose gain pays (:data:`ANNOUNCE_ALPHA`)."""
-    gate = announce_gate(rows)
+    the announcements whose gain pays (:data:`ANNOUNCE_ALPHA`; ``gate_se``: the gate
+    already worked out for these rows)."""
+    gate = announce_gate(rows) if gate_se is None else gate_se
     return [r for r in rows if r.kind == "plain" or _gain_pays(r.gain, gate)]
 
 
 def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
-                 mask: np.ndarray, allow_pass: bool = True,
+                 mask: np.ndarray, gate: float, allow_pass: bool = True,
                  birds: frozenset[str] = frozenset()) -> OptionRow | None:
     """The option the recommendation's rule picks on the masked worlds alone (None:
-    passing): the same eligibility and the same preference for options with an SE,
-    with half the exact worlds."""
+    passing): the same eligibility (the whole run's announcement ``gate``) and the same
+    preference for options with an SE, with half the exact worlds."""
     half = MIN_EXACT // 2
-    gate = announce_gate(rows)
     cands = []
     for r in rows:
         ser = series[r.contract]
@@ -267,11 +267,12 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
 
 
 def _held_out(series: dict[str, ContractSeries], rows: Sequence[OptionRow], worlds: int, *,
-              allow_pass: bool = True, birds: frozenset[str] = frozenset()) -> dict:
+              gate: float, allow_pass: bool = True,
+              birds: frozenset[str] = frozenset()) -> dict:
     """Two-fold cross-fitting: each half chooses, the other half reports."""
     idx = np.arange(worlds)
     halves = [idx % 2 == 0, idx % 2 == 1]
-    picks = [_half_choice(series, rows, h, allow_pass, birds) for h in halves]
+    picks = [_half_choice(series, rows, h, gate, allow_pass, birds) for h in halves]
     parts: dict[str, list[Estimate]] = {"net": [], "points": [], "made": []}
     for pick, other in zip(picks, reversed(halves), strict=True):
         for what in parts:
@@ -345,13 +346,16 @@ def _with_birds(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
 def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
                     talon_mode: bool = False, birds: frozenset[str] = frozenset()) -> dict:
     """:func:`recommend` among ``rows`` (and passing, unless in talon mode); the nets of
-    the contracts in ``birds`` with their silent birds."""
+    the contracts in ``birds`` with their silent birds.  ``announce_gate`` records the
+    SEs an announcement's gain needed here and the number of tests behind it."""
     worlds = max((s.worlds for s in series.values()), default=0)
     rows = [replace(r, net=r.net_birds) if r.contract in birds and r.net_birds is not None
             else r for r in rows]
     if talon_mode:
         rows = [r for r in rows if not series[r.contract].plan.policies[r.policy].before]
-    allowed = eligible(rows)
+    tests = announce_tests(rows)
+    gate = announce_gate_se(tests)
+    allowed = eligible(rows, gate)
     firm = [r for r in allowed if r.net.has_se]
     pool = firm or [r for r in allowed if math.isfinite(r.net.mean)]
     tentative_why = []
@@ -399,7 +403,8 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
         if hidden is not None:
             runner = hidden
         diff = _paired(series, best, runner, birds)
-        held = _held_out(series, rows, worlds, allow_pass=not talon_mode, birds=birds)
+        held = _held_out(series, rows, worlds, gate=gate, allow_pass=not talon_mode,
+                         birds=birds)
         rec.update(contract=best.contract, option=best.option,
                    mean_net=held["net"], mean_net_se=held["net_se"],
                    mean_points=held["points"], mean_points_se=held["points_se"],
@@ -423,4 +428,5 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
         tentative_why.append(f"{best.contract} {best.option}: {best.net.exact} exact worlds")
     rec["tentative"] = bool(tentative_why)
     rec["tentative_reasons"] = tentative_why
+    rec["announce_gate"] = {"se": gate, "tests": tests}
     return rec

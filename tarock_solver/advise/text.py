@@ -7,7 +7,7 @@ import math
 
 from ..columns import align
 from .cv import MIN_EXACT
-from .report import MIN_ANNOUNCE_GAIN, Advice, announce_gate, announce_tests
+from .report import MIN_ANNOUNCE_GAIN, Advice
 
 __all__ = ["advice_lines"]
 
@@ -73,7 +73,7 @@ def _announcement_rows(adv: Advice, names: dict[str, str]) -> tuple[list[list[st
     shown, hidden = [], 0
     # shown: what the recommendation's gate lets through (an option with no SE yet, on
     # its evaluator gain), or the recommended option
-    gate = announce_gate(adv.rows)
+    gate = rec["announce_gate"]["se"]
     for r in adv.rows:
         if r.kind == "plain" or r.gain is None:
             continue
@@ -169,8 +169,8 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
     shown, hidden = _announcement_rows(adv, names)
     lines.append("")
     if shown:
-        k = announce_tests(adv.rows)
-        gate = f"; at least {announce_gate(adv.rows):.1f} SE, one of {k} tests" if k > 1 else ""
+        g = adv.recommendation["announce_gate"]
+        gate = f"; at least {g['se']:.1f} SE, one of {g['tests']} tests" if g["tests"] > 1 else ""
         lines.append("Announcements that pay (gain over plain play of the same contract, "
                      f"paired{gate}):")
         lines += align(shown, ["contract", "announce", "when", "gain", "E[net]"])
