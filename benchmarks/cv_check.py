@@ -12,16 +12,20 @@ The control-variate estimate with ``n`` exact worlds is mean(g) over all N plus
 mean(x − g) over ``n`` of them, with the SE the adviser prints (:func:`~tarock_solver.advise.cv.combine`).
 
 Reported per (hand, contract) and n ∈ {8, 16}: the estimate on the engine's
-prefix (worlds 0 … n−1) against the reference, in card points and in net game
-points of plain play, and over ``--subsets`` random subsets of n worlds the
+prefix (worlds 0 … n−1) against the reference, in card points, in net game
+points of plain play and in P(make), and over ``--subsets`` random subsets of n worlds the
 share of estimates within 1 and 2 SEs of the reference (the SE covers the
 sampling of worlds too, so on a fixed set it is conservative: ≥ 68 % / 95 %
 expected) and the share more than 1 and 2 SEs above it (the one-sided error a
 gate on the estimate lets through), and the evaluator-only mean's error for scale.
 
+The nets and P(make) (``made``) are the adviser's estimates, whose control variate
+is the evaluator's value smoothed over its error
+(:meth:`~tarock_solver.advise.engine.ContractSeries.smoothed`); beside them
+(``rounded_…``) the ones with the value of the rounded estimate.
+
 ``--gains`` does the same for every announcement option's paired gain over plain
-play (the adviser's gain estimate: the same solves score every option), each
-distinct option once.
+play (the same solves score every option), each distinct option once.
 
 ``--birds`` also solves every world's plain play for game points (the adviser's
 :func:`~tarock_solver.advise.exact.solve_game_one`): the reference is the plain
@@ -72,13 +76,18 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
     rng = np.random.default_rng(args.seed)
     out = {"hand": hand_id, "seat": "FMR"[h.seat], "contract": contract,
            "worlds": args.worlds, "seconds": seconds}
-    for what in ("points", "net"):
-        g = ser.values(0, what, exact=False)
+    for what in ("points", "net", "made"):
+        rounded = ser.values(0, what, exact=False)
+        g = rounded if what == "points" else ser.smoothed(0, what)
         x = ser.values(0, what, exact=True)
         ref = float(x.mean())
         res = {"exact_mean": ref, "evaluator_mean": float(g.mean()),
                "residual_sd": float((x - g).std(ddof=1))}
         res.update(_cv_agreement(g, x, ref, rng, args.subsets))
+        if what != "points":
+            res["rounded_residual_sd"] = float((x - rounded).std(ddof=1))
+            res.update({"rounded_" + k: v for k, v in
+                        _cv_agreement(rounded, x, ref, rng, args.subsets).items()})
         out[what] = res
     if args.birds:
         out["net_birds"] = _birds(eng, ser, rng, args)
@@ -88,7 +97,10 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
 
 
 def _gains(ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
-    """Every distinct announcement option's gain over plain play, as for the nets."""
+    """Every distinct announcement option's gain over plain play, as for the nets: the
+    adviser's estimate (the smoothed control variate, ``n8``, ``n16``) and, for
+    comparison, the one with the net of the rounded estimate (``rounded_n8`` …)."""
+    s0 = ser.smoothed(0, "net")
     g0 = ser.values(0, "net", exact=False)
     x0 = ser.values(0, "net", exact=True)
     out, seen = {}, set()
@@ -101,9 +113,13 @@ def _gains(ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
         if key in seen or not (g.any() or x.any()):
             continue  # a copy of an option already checked, or never announced
         seen.add(key)
-        res = {"exact_mean": float(x.mean()), "evaluator_mean": float(g.mean()),
-               "sd": float(x.std(ddof=1)), "residual_sd": float((x - g).std(ddof=1))}
-        res.update(_cv_agreement(g, x, res["exact_mean"], rng, args.subsets))
+        smooth = ser.smoothed(p, "net") - s0
+        res = {"exact_mean": float(x.mean()), "evaluator_mean": float(smooth.mean()),
+               "sd": float(x.std(ddof=1)), "residual_sd": float((x - smooth).std(ddof=1)),
+               "rounded_residual_sd": float((x - g).std(ddof=1))}
+        res.update(_cv_agreement(smooth, x, res["exact_mean"], rng, args.subsets))
+        res.update({"rounded_" + k: v for k, v in
+                    _cv_agreement(g, x, res["exact_mean"], rng, args.subsets).items()})
         out[pol.name] = res
     return out
 
@@ -180,14 +196,16 @@ def main() -> None:
         hand_id, contract = case.split(":")
         r = check(hand_id, contract, args)
         results.append(r)
-        for what in ("points", "net"):
+        for what in ("points", "net", "made"):
             m = r[what]
             print(f"{hand_id:>9} {contract:5} {what:6} exact mean {m['exact_mean']:7.2f}  "
                   f"evaluator {m['evaluator_mean']:7.2f}  resid SD {m['residual_sd']:5.2f}  "
-                  + "  ".join(f"n={n}: {m[f'n{n}']['estimate']:7.2f} ± {m[f'n{n}']['se']:.2f}"
-                              f" (z {m[f'n{n}']['z']:+.2f}; subsets within 1/2 SE "
-                              f"{m[f'n{n}']['within_1se']:.0%}/{m[f'n{n}']['within_2se']:.0%})"
-                              for n in NS), flush=True)
+                  + "  ".join(f"{k}{n}: {m[f'{k}{n}']['estimate']:7.2f} ± "
+                              f"{m[f'{k}{n}']['se']:.2f} (z {m[f'{k}{n}']['z']:+.2f}; subsets "
+                              f"within 1/2 SE {m[f'{k}{n}']['within_1se']:.0%}/"
+                              f"{m[f'{k}{n}']['within_2se']:.0%})"
+                              for n in NS for k in ("n", "rounded_n") if f"{k}{n}" in m),
+                  flush=True)
         if "net_birds" in r:
             m = r["net_birds"]
             print(f"{hand_id:>9} {contract:5} birds  exact mean {m['exact_mean']:7.2f}  "
@@ -197,11 +215,12 @@ def main() -> None:
                               for k, v in m.items() if k.startswith("n")), flush=True)
         for name, m in r.get("gains", {}).items():
             print(f"{hand_id:>9} {contract:5} gain {name}: exact mean {m['exact_mean']:8.2f} "
-                  f"(SD {m['sd']:.1f})  "
-                  + "  ".join(f"n={n}: within 1/2 SE {m[f'n{n}']['within_1se']:.0%}/"
-                              f"{m[f'n{n}']['within_2se']:.0%}, above 1/2 SE "
-                              f"{m[f'n{n}']['above_1se']:.0%}/{m[f'n{n}']['above_2se']:.0%}"
-                              for n in NS), flush=True)
+                  f"(SD {m['sd']:.1f}, resid SD {m['residual_sd']:.1f}, rounded "
+                  f"{m['rounded_residual_sd']:.1f})  "
+                  + "  ".join(f"{k}{n}: within 1/2 SE {m[f'{k}{n}']['within_1se']:.0%}/"
+                              f"{m[f'{k}{n}']['within_2se']:.0%}, above 2 SE "
+                              f"{m[f'{k}{n}']['above_2se']:.0%}"
+                              for n in NS for k in ("n", "rounded_n")), flush=True)
         if args.out:
             tmp = Path(args.out + ".tmp")
             tmp.write_text(json.dumps({"config": vars(args) | {

@@ -435,9 +435,10 @@ def test_the_announcement_gate_grows_with_the_options_tested() -> None:
     assert lucky in eligible([plain, lucky, *copies, *never])
 
 
-def test_a_better_looking_option_with_few_exact_worlds_keeps_the_answer_tentative() -> None:
-    """The recommendation prefers options with an SE, but one that looks better on too few
-    exact worlds is named beside it: tentative, a close call, that option the runner-up."""
+def test_a_better_looking_option_with_few_exact_worlds_is_recommended_tentatively() -> None:
+    """An option that looks better than every option with an SE, on too few exact worlds
+    for one of its own, is the better bet on what is known (its correction shrunk): it is
+    recommended, tentative and a close call, with the firm best (or passing) beside it."""
     req = request(samples=24, contracts=("two", "one"), settings=replace(FAST, contenders=2))
     eng = engine_for(req, 24)
     two, one = eng.series["two"], eng.series["one"]
@@ -448,11 +449,19 @@ def test_a_better_looking_option_with_few_exact_worlds_keeps_the_answer_tentativ
     one.exact = all_trick_points([(t.hands, 0) for t in one.tasks])[:MIN_EXACT - 5]
     rows = option_rows(eng.series)
     rec = recommend(eng.series, rows)
-    assert rec["contract"] == "pass"  # the firm option (Two) loses: pass, not a guess
-    assert rec["runner_up"]["contract"] == "one" and rec["close_call"] is True
-    assert rec["tentative"] is True
+    assert rec["contract"] == "one" and rec["tentative"] is True
+    assert rec["runner_up"]["contract"] == "pass"  # the firm Two loses money: passing
+    assert rec["close_call"] is True  # a difference with no SE is never clear
     assert any(why.startswith("one plain has the higher estimate") for why in
                rec["tentative_reasons"])
+    # a firm Two that does better than the tentative One: Two, and no such reason
+    two.exact = all_trick_points([(t.hands, 0) for t in two.tasks])
+    two._values.clear()
+    one.exact = one.exact[:1]
+    rows = option_rows(eng.series)
+    rec = recommend(eng.series, rows)
+    assert rec["contract"] == "two"
+    assert not any(why.startswith("one plain has the higher") for why in rec["tentative_reasons"])
 
 
 # -- silent birds: game-point solves of plain play as a further correction ----------------
@@ -549,3 +558,75 @@ def test_birds_need_their_minimum_of_game_point_worlds():
     assert all(r.net_birds is None for r in adv.rows)
     assert not adv.recommendation["birds_counted"]
     assert adv.table["mean_net_birds"].iloc[:-1].isna().all()
+
+
+def test_announcement_gains_with_every_world_exact_are_the_exact_mean_gains() -> None:
+    """The gains' control variate (smoothed) leaves the estimate unbiased: with every
+    world solved it is the plain mean of the exact gains, option by option."""
+    req = request(contracts=("two",), samples=16)
+    adv = advise(req)
+    eng = engine_for(req, 16)
+    ser = eng.series["two"]
+    ser.exact = [int(v) for v in fake_trick_points([(t.hands, 0) for t in ser.tasks])]
+    x0 = ser.values(0, "net", exact=True)
+    checked = 0
+    for p, pol in enumerate(ser.plan.policies):
+        if p == 0:
+            continue
+        r = row(adv, "two", pol.name)
+        assert r["exact_worlds"] == 16
+        truth = float(np.mean(ser.values(p, "net", exact=True) - x0))
+        assert r["gain"] == pytest.approx(truth, abs=1e-9)
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_smoothed_control_variate_sees_a_target_at_risk() -> None:
+    """The evaluator's gain is averaged over its error: at a target's threshold it lies
+    between made and missed, far from any threshold it is the rounded estimate's."""
+    from tarock_solver.advise.engine import _rounded_normal
+
+    w = _rounded_normal(10.2, 3.0, 70)
+    assert w.sum() == pytest.approx(1.0) and float(w @ np.arange(71)) == pytest.approx(10.2, abs=0.01)
+    assert _rounded_normal(10.2, 1e-6, 70)[10] == pytest.approx(1.0)
+    top = _rounded_normal(69.8, 3.0, 70)
+    assert top.sum() == pytest.approx(1.0) and top[70] > 0.4  # the clipped tail: Valat
+
+    eng = engine_for(request(contracts=("two",)), 4)
+    ser = eng.series["two"]
+    p = [pol.name for pol in ser.plan.policies].index("absolut@before")
+    task, chosen = ser.tasks[0], ser.choices[0][p]
+    col = ser.scorer.net_curve(task, 0, task.in_play_thirds // 3, [chosen])[0][:, 0]
+    steps = np.abs(np.diff(col))
+    k = int(np.argmax(steps)) + 1  # the total that first makes the biggest jump
+    assert steps[k - 1] > 10
+    ser.estimates[0] = float(k)
+    ser._values.clear()
+    ser._smoothed.clear()  # worked out as the world came in, from its first estimate
+    v = ser.smoothed(p, "net")[0]
+    assert min(col[k - 1], col[k]) + 1 < v < max(col[k - 1], col[k]) - 1
+    assert 0.2 < ser.smoothed(p, "made")[0] < 0.8  # P(make) at the target: neither 0 nor 1
+    far = k + 15 if k + 15 < len(col) - 10 else k - 15
+    ser.estimates[0] = float(far)
+    ser._values.clear()
+    ser._smoothed.clear()
+    assert abs(ser.smoothed(p, "net")[0] - col[far]) < steps[k - 1] / 10
+    m = ser.smoothed(p, "made")[0]
+    assert min(m, 1.0 - m) < 1e-3
+
+
+def test_the_adaptive_score_curve_equals_the_score_at_every_total() -> None:
+    """net_curve scores only where the curve bends; it must equal scoring every total."""
+    eng = engine_for(request(contracts=("two", "one")), 6)
+    checked = 0
+    for ser in eng.series.values():
+        for j, task in enumerate(ser.tasks):
+            top = task.in_play_thirds // 3
+            sets = sorted(set(ser.choices[j]))
+            nets, made = ser.scorer.net_curve(task, 0, top, sets)
+            for k in range(top + 1):
+                o = ser.scorer.outcome(task, task.pile_thirds + 3 * k, k == top)
+                np.testing.assert_allclose(nets[k], o.net[sets], rtol=0, atol=1e-9)
+                np.testing.assert_array_equal(made[k], o.made[sets])
+                checked += 1
+    assert checked > 300

@@ -128,11 +128,77 @@ class Scorer:
                 sets: Sequence[int] | None = None) -> Outcome:
         """The outcome of every announcement set (or only of the indices ``sets``; the
         others are then NaN / not made)."""
+        nets, made, done = self._scored(task, self._holdings(task), thirds, valat, sets)
+        n = len(self.annsets)
+        if sets is not None and not all(done):
+            nets, made = nets.copy(), made.copy()
+            for i in range(n):
+                if not done[i]:
+                    nets[i], made[i] = np.nan, False
+        return Outcome(thirds=np.full(n, thirds), valat=np.full(n, valat), made=made,
+                       net=nets)
+
+    def net_curve(self, task: PlayTask, lo: int, hi: int, sets: Sequence[int]
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """The nets and made flags of the announcement sets ``sets`` (columns, in that
+        order) for each future card-point total ``lo`` … ``hi`` (rows; taking all in play
+        is Valat).
+
+        Scored where the curve is not straight: an interval whose ends have the same
+        result (made or not) and whose midpoint lies on the line between them is
+        filled by that line (and that result), others are halved.  A net that is linear
+        in the points between thresholds (the over- and under-points of every profile)
+        comes out exact with a handful of scores instead of one per total; where a
+        profile's is not, the curve is still a function of the totals alone."""
+        holdings = self._holdings(task)
+        top = task.in_play_thirds // 3
+        nets = np.empty((hi - lo + 1, len(sets)))
+        made = np.zeros((hi - lo + 1, len(sets)), dtype=bool)
+        cache, pile = self._cache, task.pile_thirds
+        for c, s in enumerate(sets):
+            def at(k: int, s: int = s) -> tuple[float, bool]:
+                hit = cache.get((pile + 3 * k, k == top, *holdings))
+                if hit is None or not hit[2][s]:  # not scored yet (the rest is a lookup)
+                    hit = self._scored(task, holdings, pile + 3 * k, k == top, (s,))
+                return float(hit[0][s]), bool(hit[1][s])
+
+            end = hi
+            if hi == top:  # Valat is scored apart, never on a line with the rest
+                nets[hi - lo, c], made[hi - lo, c] = at(hi)
+                end = hi - 1
+            stack = [(lo, end)] if end >= lo else []
+            while stack:
+                a, b = stack.pop()
+                (fa, ma), (fb, mb) = at(a), at(b)
+                if b - a <= 1:
+                    nets[a - lo, c], made[a - lo, c] = fa, ma
+                    nets[b - lo, c], made[b - lo, c] = fb, mb
+                    continue
+                m = (a + b) // 2
+                fm = at(m)[0]
+                line = fa + (fb - fa) * (m - a) / (b - a)
+                if ma == mb and abs(fm - line) <= 1e-9 * max(1.0, abs(line)):
+                    ks = np.arange(a, b + 1)
+                    nets[a - lo:b - lo + 1, c] = fa + (fb - fa) * (ks - a) / (b - a)
+                    made[a - lo:b - lo + 1, c] = ma
+                else:
+                    stack += [(a, m), (m, b)]
+        return nets, made
+
+    def _holdings(self, task: PlayTask) -> tuple:
+        """What the score depends on besides the points (the cache key's rest)."""
+        d = self.declarer
+        return (task.dealt & HOLDING_MASK, task.hands[d] & HOLDING_MASK,
+                holding_class(task.hands[(d + 1) % 3]), holding_class(task.hands[(d + 2) % 3]))
+
+    def _scored(self, task: PlayTask, holdings: tuple, thirds: int, valat: bool,
+                sets: Sequence[int] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The cache entry (nets, made, scored) of a result, with ``sets`` (None: all)
+        scored."""
         d = self.declarer
         defenders = (task.hands[(d + 1) % 3], task.hands[(d + 2) % 3])
         hand_after = task.hands[d]
-        key = (thirds, valat, task.dealt & HOLDING_MASK, hand_after & HOLDING_MASK,
-               holding_class(defenders[0]), holding_class(defenders[1]))
+        key = (thirds, valat, *holdings)
         n = len(self.annsets)
         hit = self._cache.get(key)
         if hit is None:
@@ -153,10 +219,4 @@ class Scorer:
                 # An impossible scenario for this exchange, e.g. after-talon items
                 # when a broken before-talon "no ..." ended the game at the talon.
                 nets[i], made[i] = np.nan, False
-        if sets is not None and not all(done):
-            nets, made = nets.copy(), made.copy()
-            for i in range(n):
-                if not done[i]:
-                    nets[i], made[i] = np.nan, False
-        return Outcome(thirds=np.full(n, thirds), valat=np.full(n, valat), made=made,
-                       net=nets)
+        return hit

@@ -39,7 +39,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .cv import MIN_BIRD_WORLDS, MIN_EXACT, MIN_WORLDS, Estimate, combine
+from .cv import MIN_BIRD_WORLDS, MIN_EXACT, MIN_WORLDS, TENTATIVE_SHRINK, Estimate, combine
 from .engine import ContractSeries
 
 __all__ = ["ANNOUNCE_ALPHA", "MIN_ANNOUNCE_GAIN", "Advice", "EXTRA_COLUMNS", "NOISE_SE", "OptionRow", "SCHEMA_COLUMNS",
@@ -363,26 +363,29 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
         tentative_why.append(f"{worlds} worlds (fewer than {MIN_WORLDS})")
     if not firm:
         tentative_why.append(f"no option has {MIN_EXACT} exact worlds yet; the numbers are "
-                             f"the evaluator's, not corrected")
+                             f"the evaluator's, their exact corrections shrunk (n of them "
+                             f"count n/(n+{TENTATIVE_SHRINK:g}))")
     best = max(pool, key=lambda r: (r.net.mean, -r.policy), default=None)
-    # An option left out of the firm pool for want of exact worlds may still look better:
-    # the answer is then not firm, and that option is the one to name beside it.
+    # An option left out of the firm pool for want of exact worlds may still look better.
+    # Its estimate (the correction shrunk, see cv) is then the better bet on what is
+    # known: it is recommended, tentatively, with the firm best as its runner-up.
     hidden = None
     if firm and best is not None:
-        hidden = max((r for r in allowed if not r.net.has_se and math.isfinite(r.net.mean)
+        better = max((r for r in allowed if not r.net.has_se and math.isfinite(r.net.mean)
                       and r.net.mean > max(best.net.mean, 0.0 if not talon_mode else -math.inf)
                       and (talon_mode or r.contract != best.contract)),
                      key=lambda r: (r.net.mean, -r.policy), default=None)
-        if hidden is not None:
+        if better is not None:
             tentative_why.append(
-                f"{hidden.contract} {hidden.option} has the higher estimate but only "
-                f"{hidden.net.exact} exact worlds (fewer than {MIN_EXACT}): it may be the "
-                f"better choice")
+                f"{better.contract} {better.option} has the higher estimate but only "
+                f"{better.net.exact} exact worlds (fewer than {MIN_EXACT}); "
+                f"{best.contract} {best.option} is the best with an SE")
+            best, hidden = better, best
     rec: dict = {"worlds": worlds}
     if best is None or (best.net.mean <= 0 and not talon_mode):
         rec.update(contract="pass", option="plain", mean_net=0.0, mean_net_se=0.0,
                    mean_points=math.nan, mean_points_se=math.nan, p_make=math.nan)
-        runner = hidden or best
+        runner = best
         diff = _paired(series, runner, None, birds) if runner is not None else None
         if runner is not None and diff is not None:
             rec["runner_up"] = {"contract": runner.contract, "option": runner.option,
@@ -400,8 +403,8 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
         runner = max(others, key=lambda r: r.net.mean, default=None)
         if runner is not None and runner.net.mean <= 0 and not talon_mode:
             runner = None  # passing is the runner-up
-        if hidden is not None:
-            runner = hidden
+        if hidden is not None:  # the firm best a tentative option passed (passing if ≤ 0)
+            runner = hidden if talon_mode or hidden.net.mean > 0 else None
         diff = _paired(series, best, runner, birds)
         held = _held_out(series, rows, worlds, gate=gate, allow_pass=not talon_mode,
                          birds=birds)
@@ -424,8 +427,6 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
                               "mean_points_se": runner.points.se if runner else math.nan,
                               "difference": diff.mean, "difference_se": diff.se},
                    close_call=bool(not diff.has_se or abs(diff.mean) < NOISE_SE * diff.se))
-    if best is not None and not best.net.has_se and firm:
-        tentative_why.append(f"{best.contract} {best.option}: {best.net.exact} exact worlds")
     rec["tentative"] = bool(tentative_why)
     rec["tentative_reasons"] = tentative_why
     rec["announce_gate"] = {"se": gate, "tests": tests}
