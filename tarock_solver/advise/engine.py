@@ -20,7 +20,11 @@ the decision is; the ranking never looks at the exact corrections, so how many
 exact worlds a contract gets does not depend on how its corrections came out).  A
 control-variate estimate (:mod:`.cv`) is the evaluator's mean over every world
 plus the mean exact − evaluator correction on the prefix: unbiased however
-wrong the evaluator is.  A solve the deadline cuts short ends its contract's
+wrong the evaluator is.  For nets and P(make) the evaluator's value of a world
+is its net (result) averaged over the evaluator's own error
+(:meth:`ContractSeries.smoothed`), any function of the estimate being a valid
+control variate: where a target is at risk the variate says so, and a few exact
+worlds that all made it do not give an SE of zero.  A solve the deadline cuts short ends its contract's
 prefix (the worlds after it are not used), so hard worlds are never dropped in
 favour of easy ones.  Which worlds are solved depends only on earlier results,
 never on timing or on the number of workers.
@@ -71,10 +75,10 @@ STREAM_DECISION = 3
 #: Exact solves kept queued (enough for up to 6 solver threads).
 QUEUED_SOLVES = 8
 #: The evaluator's card-point error within one hand as the smoothed control variate of
-#: the announcement gains takes it (SD, card points): the pooled within-hand residual SD
-#: on fixed worlds (3.08 over 6 hands × 25 worlds, session 11; the model card's held-out
-#: residual SD is 2.72).  Any value keeps the estimate unbiased; this one makes its
-#: control variate see the worlds whose target is at risk.
+#: nets, results and announcement gains takes it (SD, card points): the pooled
+#: within-hand residual SD on fixed worlds (3.08 over 6 hands × 25 worlds,
+#: benchmarks/EXPERIMENTS.md; the model card's held-out residual SD is 2.72).  Any value
+#: keeps the estimate unbiased; this one makes the variate see the targets at risk.
 SMOOTHING_SD = 3.0
 #: Totals either side of the rounded estimate the smoothing scores (4 SD).
 SMOOTHING_WINDOW = 12
