@@ -362,9 +362,11 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
     if worlds < MIN_WORLDS:
         tentative_why.append(f"{worlds} worlds (fewer than {MIN_WORLDS})")
     if not firm:
+        some = any(r.net.exact for r in allowed)
         tentative_why.append(f"no option has {MIN_EXACT} exact worlds yet; the numbers are "
-                             f"the evaluator's, their exact corrections shrunk (n of them "
-                             f"count n/(n+{TENTATIVE_SHRINK:g}))")
+                             + (f"the evaluator's, their exact corrections shrunk (n of them "
+                                f"count n/(n+{TENTATIVE_SHRINK:g}))" if some else
+                                "the evaluator's alone"))
     best = max(pool, key=lambda r: (r.net.mean, -r.policy), default=None)
     # An option left out of the firm pool for want of exact worlds may still look better.
     # Its estimate (the correction shrunk, see cv) is then the better bet on what is
