@@ -125,10 +125,14 @@ def test_ctrl_c_prints_the_answer_so_far(tmp_path) -> None:
         # of the limit), so the signal lands mid-run however fast the exact solves are
         # (a Solo of STRONG finished in under a second once the kernels were cached, and
         # the signal then hit a process that was already exiting).
+        # A runner that starts the suite in the background (`cmd &` without job control)
+        # passes SIGINT down ignored, and Python then never raises KeyboardInterrupt: the
+        # child gets the default disposition back, as a process started from a terminal has.
         proc = subprocess.Popen([sys.executable, "-m", "tarock_cli", "advise",
                                  "--time-limit", "120", "--samples", "100000"],
                                 stdout=subprocess.PIPE, stderr=err_file, text=True, env=env,
-                                cwd=tmp_path)
+                                cwd=tmp_path,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         # the progress bar names the phase once the worlds are being evaluated
         for _ in range(600):
             if "evaluator" in log.read_text():
