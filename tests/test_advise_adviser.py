@@ -108,6 +108,7 @@ def test_no_se_and_a_tentative_recommendation_below_the_minimum_exact_worlds() -
     assert plain["mean_net_se"].isna().all()
     assert (plain["exact_worlds"] == MIN_EXACT - 1).all() | (plain["exact_worlds"] == 0).any()
     assert adv.recommendation["tentative"] is True
+    assert any("corrections shrunk" in why for why in adv.recommendation["tentative_reasons"])
 
 
 def test_recommendation_has_the_documented_fields_and_a_paired_margin() -> None:
@@ -360,6 +361,7 @@ def test_without_exact_worlds_no_number_gets_an_error_bar() -> None:
     rec = adv.recommendation
     assert rec["tentative"] and not math.isfinite(rec["mean_net_se"])
     assert not math.isfinite(rec["runner_up"]["difference_se"])
+    assert any(why.endswith("the evaluator's alone") for why in rec["tentative_reasons"])
 
 
 def test_the_firm_time_hint_follows_the_pace_of_the_exact_solves() -> None:
