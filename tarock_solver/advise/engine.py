@@ -24,9 +24,9 @@ wrong the evaluator is.  For nets and P(make) the evaluator's value of a world
 is its net (result) averaged over the evaluator's own error
 (:meth:`ContractSeries.smoothed`), any function of the estimate being a valid
 control variate: where a target is at risk the variate says so, and a few exact
-worlds that all made it do not give an SE of zero.  A solve the deadline cuts short ends its contract's
-prefix (the worlds after it are not used), so hard worlds are never dropped in
-favour of easy ones.  Which worlds are solved depends only on earlier results,
+worlds that all made it do not give an SE of zero.  A solve the deadline cuts
+short ends its contract's prefix (the worlds after it are not used), so hard
+worlds are never dropped in favour of easy ones.  Which worlds are solved depends only on earlier results,
 never on timing or on the number of workers.
 
 **Silent birds** (plain play).  Card points say nothing of the birds won
@@ -159,27 +159,31 @@ class ContractSeries:
         Memoised on the number of values: worlds and prefixes only grow, so the first
         ``k`` values never change (the report asks for each many times)."""
         source = self.exact if exact else self.estimates
-        key = (policy, what, exact)
-        hit = self._values.get(key)
-        if hit is not None and len(hit) == len(source):
-            return hit
-        if hit is not None and len(hit) > len(source):
-            hit = None
-        start = 0 if hit is None else len(hit)
-        out = np.empty(len(source))
-        if hit is not None:
-            out[:start] = hit
-        for j in range(start, len(source)):
-            v = source[j]
+
+        def value(j: int) -> float:
             task = self.tasks[j]
-            pts = int(v) if exact else int(round(float(v)))
+            pts = int(source[j]) if exact else int(round(float(source[j])))
             thirds = task.pile_thirds + 3 * pts
             if what == "points":
-                out[j] = round_points(thirds)
-                continue
+                return round_points(thirds)
             o = self.scorer.outcome(task, thirds, 3 * pts == task.in_play_thirds)
             s = self.choices[j][policy]
-            out[j] = float(o.net[s]) if what == "net" else float(o.made[s])
+            return float(o.net[s]) if what == "net" else float(o.made[s])
+
+        return self._grown((policy, what, exact), len(source), value)
+
+    def _grown(self, key: tuple, n: int, value: Callable[[int], float]) -> np.ndarray:
+        """The memo ``key`` of a per-world quantity over worlds 0 … n-1, its known prefix
+        kept and the rest from ``value(j)`` (worlds and prefixes only grow)."""
+        hit = self._values.get(key)
+        if hit is not None and len(hit) == n:
+            return hit
+        start = 0 if hit is None or len(hit) > n else len(hit)
+        out = np.empty(n)
+        if start:
+            out[:start] = hit[:start]
+        for j in range(start, n):
+            out[j] = value(j)
         self._values[key] = out
         return out
 
@@ -194,16 +198,9 @@ class ContractSeries:
         them), so a correction that saw no miss does not get an SE of zero.  Memoised as
         :meth:`values`."""
         self.smooth()
-        n = len(self._smoothed)
         row = 0 if what == "net" else 1
-        key = (policy, what, "smoothed")
-        hit = self._values.get(key)
-        start = 0 if hit is None or len(hit) > n else len(hit)
-        if hit is None or len(hit) != n:
-            tail = [self._smoothed[j][row, self.choices[j][policy]] for j in range(start, n)]
-            hit = np.concatenate([hit[:start], np.array(tail)]) if start else np.array(tail)
-            self._values[key] = hit
-        return hit
+        return self._grown((policy, what, "smoothed"), len(self._smoothed),
+                           lambda j: self._smoothed[j][row, self.choices[j][policy]])
 
     def smooth(self) -> None:
         """Work out the smoothed values (:meth:`smoothed`) of the worlds not yet done,

@@ -371,7 +371,7 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
     # An option left out of the firm pool for want of exact worlds may still look better.
     # Its estimate (the correction shrunk, see cv) is then the better bet on what is
     # known: it is recommended, tentatively, with the firm best as its runner-up.
-    hidden = None
+    passed_over = None  # the firm best, when a tentative option beat it
     if firm and best is not None:
         better = max((r for r in allowed if not r.net.has_se and math.isfinite(r.net.mean)
                       and r.net.mean > max(best.net.mean, 0.0 if not talon_mode else -math.inf)
@@ -382,7 +382,7 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
                 f"{better.contract} {better.option} has the higher estimate but only "
                 f"{better.net.exact} exact worlds (fewer than {MIN_EXACT}); "
                 f"{best.contract} {best.option} is the best with an SE")
-            best, hidden = better, best
+            best, passed_over = better, best
     rec: dict = {"worlds": worlds}
     if best is None or (best.net.mean <= 0 and not talon_mode):
         rec.update(contract="pass", option="plain", mean_net=0.0, mean_net_se=0.0,
@@ -405,8 +405,8 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
         runner = max(others, key=lambda r: r.net.mean, default=None)
         if runner is not None and runner.net.mean <= 0 and not talon_mode:
             runner = None  # passing is the runner-up
-        if hidden is not None:  # the firm best a tentative option passed (passing if ≤ 0)
-            runner = hidden if talon_mode or hidden.net.mean > 0 else None
+        if passed_over is not None:  # the runner-up (passing if it is worth ≤ 0)
+            runner = passed_over if talon_mode or passed_over.net.mean > 0 else None
         diff = _paired(series, best, runner, birds)
         held = _held_out(series, rows, worlds, gate=gate, allow_pass=not talon_mode,
                          birds=birds)
