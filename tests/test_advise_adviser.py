@@ -466,6 +466,30 @@ def test_a_better_looking_option_with_few_exact_worlds_is_recommended_tentativel
     assert not any(why.startswith("one plain has the higher") for why in rec["tentative_reasons"])
 
 
+def test_the_runner_up_is_the_next_best_estimate_even_without_an_se() -> None:
+    """A firm best with a contract right behind it that is short of exact worlds: that
+    contract is the runner-up (not passing, not the next firm option), and with no SE
+    for their difference the call is close."""
+    req = request(samples=24, contracts=("two", "one"), settings=replace(FAST, contenders=2))
+    eng = engine_for(req, 24)
+    two, one = eng.series["two"], eng.series["one"]
+    two.exact = all_trick_points([(t.hands, 0) for t in two.tasks])  # firm, and the best
+    one.exact = fake_trick_points([(t.hands, 0) for t in one.tasks])[:MIN_EXACT - 3]
+    rows = option_rows(eng.series)
+    one_plain = next(r for r in rows if (r.contract, r.option) == ("one", "plain"))
+    assert not one_plain.net.has_se and one_plain.net.mean > 0  # the case under test
+    rec = recommend(eng.series, rows)
+    assert rec["contract"] == "two" and rec["tentative"] is False
+    assert rec["runner_up"]["contract"] == "one"
+    assert rec["close_call"] is True
+    # the same One with an SE of its own, far behind: a clear call over it
+    one.exact = fake_trick_points([(t.hands, 0) for t in one.tasks])
+    one._values.clear()
+    rec = recommend(eng.series, option_rows(eng.series))
+    assert rec["contract"] == "two" and rec["runner_up"]["contract"] == "one"
+    assert math.isfinite(rec["runner_up"]["difference_se"])
+
+
 # -- silent birds: game-point solves of plain play as a further correction ----------------
 
 BIRDS_EVERYWHERE = replace(FAST, max_exact=None, birds_from=0, bird_every=1)

@@ -400,9 +400,13 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
             rec["runner_up"] = None
             rec["close_call"] = False
     else:
-        others = [r for r in pool if r.contract != best.contract] if not talon_mode else \
-            [r for r in pool if r is not best]
-        runner = max(others, key=lambda r: r.net.mean, default=None)
+        # The runner-up is the next best estimate, with an SE or not: a contract right
+        # behind the best but short of exact worlds is the real alternative (and, with
+        # no SE for their difference, makes the call close), not the next firm one.
+        rivals = [r for r in allowed if math.isfinite(r.net.mean)]
+        others = [r for r in rivals if r.contract != best.contract] if not talon_mode else \
+            [r for r in rivals if r is not best]
+        runner = max(others, key=lambda r: (r.net.mean, -r.policy), default=None)
         if runner is not None and runner.net.mean <= 0 and not talon_mode:
             runner = None  # passing is the runner-up
         if passed_over is not None:  # the runner-up (passing if it is worth ≤ 0)
