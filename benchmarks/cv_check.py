@@ -83,11 +83,12 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
         ref = float(x.mean())
         res = {"exact_mean": ref, "evaluator_mean": float(g.mean()),
                "residual_sd": float((x - g).std(ddof=1))}
-        res.update(_cv_agreement(g, x, ref, rng, args.subsets))
+        res.update(_cv_agreement(g, x, ref, rng, args.subsets, flag=what == "made"))
         if what != "points":
             res["rounded_residual_sd"] = float((x - rounded).std(ddof=1))
             res.update({"rounded_" + k: v for k, v in
-                        _cv_agreement(rounded, x, ref, rng, args.subsets).items()})
+                        _cv_agreement(rounded, x, ref, rng, args.subsets,
+                                      flag=what == "made").items()})
         out[what] = res
     if args.birds:
         out["net_birds"] = _birds(eng, ser, rng, args)
@@ -125,11 +126,12 @@ def _gains(ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
 
 
 def _cv_agreement(g: np.ndarray, x: np.ndarray, ref: float, rng: np.random.Generator,
-                  subsets: int) -> dict:
+                  subsets: int, *, flag: bool = False) -> dict:
     """For n in :data:`NS`: the two-term control-variate estimate (evaluator ``g`` on every
-    world, exact ``x`` on n of them) against the reference (:func:`_agreement`)."""
+    world, exact ``x`` on n of them) against the reference (:func:`_agreement`); ``flag``:
+    a made flag, whose residual variance the adviser floors by the Bernoulli model's."""
     return {f"n{n}": _agreement(
-        lambda order, n=n: combine(cv_terms(g[order], x[order][:n]), min_prefix=2),
+        lambda order, n=n: combine(cv_terms(g[order], x[order][:n], flag=flag), min_prefix=2),
         len(g), ref, rng, subsets) for n in NS}
 
 

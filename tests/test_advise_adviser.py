@@ -641,6 +641,28 @@ def test_the_smoothed_control_variate_sees_a_target_at_risk() -> None:
     assert min(m, 1.0 - m) < 1e-3
 
 
+def test_p_make_keeps_the_bernoulli_se_of_its_smoothed_variate() -> None:
+    """A contract made on every exact world: P(make)'s correction is never given less
+    variance than the Bernoulli variance its smoothed variate implies (its residuals
+    alone would claim less)."""
+    from tarock_solver.advise.cv import combine
+
+    eng = engine_for(request(contracts=("two",)), 24)
+    ser = eng.series["two"]
+    ser.exact = all_trick_points([(t.hands, 0) for t in ser.tasks])[:MIN_EXACT]
+    ser._values.clear()
+    s = ser.smoothed(0, "made")[:MIN_EXACT]
+    floor = float(np.mean(s * (1.0 - s)))
+    assert floor > np.var(1.0 - s, ddof=1)  # the case under test: the residuals say less
+    correction = ser.terms(0, "made")[1]
+    assert correction.correction and correction.floor is not None
+    assert combine([correction], min_prefix=MIN_EXACT).se == pytest.approx(
+        math.sqrt(floor / MIN_EXACT))
+    assert combine([replace(correction, floor=None)], min_prefix=MIN_EXACT).se < \
+        math.sqrt(floor / MIN_EXACT)
+    assert ser.terms(0, "net")[1].floor is None  # nets keep their sample variance
+
+
 def test_the_adaptive_score_curve_equals_the_score_at_every_total() -> None:
     """net_curve scores only where the curve bends; it must equal scoring every total."""
     eng = engine_for(request(contracts=("two", "one")), 6)

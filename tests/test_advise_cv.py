@@ -114,3 +114,35 @@ def test_the_shrunk_tentative_mean_beats_the_raw_one_under_the_two_level_model()
             err["evaluator"] += bias ** 2
         assert err["shrunk"] < 0.9 * err["raw"], n
         assert err["shrunk"] < err["evaluator"], n
+
+
+def test_a_made_flag_that_saw_no_miss_keeps_the_bernoulli_se() -> None:
+    """Eight worlds all made, each with a 10 % chance of a miss: the residuals are all
+    alike and their sample variance is ~0, but the SE is the Bernoulli model's, not 0."""
+    p = np.full(8, 0.9)
+    e = combine(cv_terms(np.full(200, 0.9), np.ones(8), flag=True), min_prefix=8)
+    assert e.se == pytest.approx(math.sqrt(0.9 * 0.1 / 8), rel=1e-9)
+    assert combine(cv_terms(np.full(200, 0.9), np.ones(8)), min_prefix=8).se < 1e-12
+    # a prefix that did see misses keeps its (larger) sample variance
+    x = np.array([1, 0, 1, 1, 0, 1, 1, 1], dtype=float)
+    e = combine(cv_terms(np.full(200, 0.9), x, flag=True), min_prefix=8)
+    assert e.se == pytest.approx(np.std(x - p, ddof=1) / math.sqrt(8))
+
+
+def test_rare_misses_are_covered_by_two_ses_with_the_floor() -> None:
+    """Worlds whose make probability (known to the variate) is mostly near 1: over many
+    replications of 8 exact worlds, the estimate lies within 2 SE of the true P(make) on
+    about 95 % of them with the Bernoulli floor; without it, on far fewer (the prefixes
+    that saw no miss claim an SE near 0)."""
+    rng = np.random.default_rng(11)
+    reps, big, n = 4000, 400, 8
+    hits = {True: 0, False: 0}
+    for _ in range(reps):
+        q = np.where(rng.random(big) < 0.8, 0.99, rng.uniform(0.6, 0.95, big))
+        made = (rng.random(big) < q).astype(float)
+        truth = float(q.mean())
+        for flag in (True, False):
+            e = combine(cv_terms(q, made[:n], flag=flag), min_prefix=n)
+            hits[flag] += abs(e.mean - truth) <= 2 * e.se
+    assert hits[True] / reps > 0.9
+    assert hits[False] / reps < 0.85

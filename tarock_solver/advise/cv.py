@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["Estimate", "MIN_BIRD_WORLDS", "MIN_EXACT", "MIN_WORLDS", "PrefixTerm",
-           "TENTATIVE_SHRINK", "combine", "cv_terms", "shrink_weight"]
+           "TENTATIVE_SHRINK", "bernoulli_variance", "combine", "cv_terms", "shrink_weight"]
 
 #: Fewest exact worlds behind a control-variate SE (the residual spread needs them).
 MIN_EXACT = 8
@@ -62,11 +62,14 @@ TENTATIVE_SHRINK = 20.0
 @dataclass(frozen=True)
 class PrefixTerm:
     """``weight × mean(values)``: ``values`` are the term on worlds 0 … len-1.
-    ``correction``: the values are exact − evaluator residuals (shrunk while short)."""
+    ``correction``: the values are exact − evaluator residuals (shrunk while short).
+    ``floor``: per world, a model's variance of the values; the term's variance is never
+    taken below its mean over the prefix (see :func:`combine`)."""
 
     values: np.ndarray
     weight: float = 1.0
     correction: bool = False
+    floor: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,13 @@ def combine(terms: Sequence[PrefixTerm], *, min_prefix: int = 2) -> Estimate:
     measured) adds nothing to the mean and leaves the SE NaN: the mean is then the
     evaluator's alone, with no honest error bar.  A correction term shorter than
     ``min_prefix`` enters shrunk (:func:`shrink_weight`; the mean is then tentative).
+
+    A term with a ``floor`` has its variance taken as at least the floor's mean over its
+    prefix.  This is for rare outcomes: the residuals of a made flag whose misses are
+    rare are all near zero on a prefix that saw none, and their sample variance then
+    claims a certainty the worlds do not have (P(make) "98 % ± 1" where 5 % of the worlds
+    are missed); the model's Bernoulli variance is a lower bound that does not depend on
+    having seen a miss.  Raising a diagonal keeps the covariance matrix valid.
     """
     terms = [t for t in terms if t.weight != 0.0]
     if not terms:
@@ -120,17 +130,29 @@ def combine(terms: Sequence[PrefixTerm], *, min_prefix: int = 2) -> Estimate:
             xa = np.asarray(ta.values[:m], dtype=np.float64)
             xb = np.asarray(tb.values[:m], dtype=np.float64)
             cov = float(((xa - xa.mean()) * (xb - xb.mean())).sum() / (m - 1))
+            if a == b and ta.floor is not None:
+                cov = max(cov, float(np.mean(ta.floor[:m])))
             contrib = ta.weight * tb.weight * cov / max(lengths[a], lengths[b])
             var += contrib if a == b else 2.0 * contrib
     return Estimate(mean, math.sqrt(max(var, 0.0)), max(lengths), min(lengths))
 
 
-def cv_terms(evaluator: np.ndarray, exact: np.ndarray, weight: float = 1.0
-             ) -> list[PrefixTerm]:
+def cv_terms(evaluator: np.ndarray, exact: np.ndarray, weight: float = 1.0, *,
+             flag: bool = False) -> list[PrefixTerm]:
     """The two terms of a control-variate estimate: the evaluator's values on every
-    world, and exact − evaluator on the first ``len(exact)`` worlds."""
+    world, and exact − evaluator on the first ``len(exact)`` worlds.  ``flag``: the
+    exact values are 0/1 and the evaluator's their probabilities, so the residuals'
+    variance is floored by the Bernoulli variance ``g (1 − g)`` (see :func:`combine`)."""
     g = np.asarray(evaluator, dtype=np.float64)
     x = np.asarray(exact, dtype=np.float64)
     if len(x) > len(g):
         raise ValueError("more exact worlds than evaluated worlds")
-    return [PrefixTerm(g, weight), PrefixTerm(x - g[:len(x)], weight, correction=True)]
+    floor = bernoulli_variance(g[:len(x)]) if flag else None
+    return [PrefixTerm(g, weight),
+            PrefixTerm(x - g[:len(x)], weight, correction=True, floor=floor)]
+
+
+def bernoulli_variance(p: np.ndarray) -> np.ndarray:
+    """Per world, the variance of a 0/1 outcome of probability ``p`` (clipped to 0 … 1)."""
+    q = np.clip(np.asarray(p, dtype=np.float64), 0.0, 1.0)
+    return q * (1.0 - q)

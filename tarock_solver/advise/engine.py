@@ -51,7 +51,7 @@ import numpy as np
 
 from ..cards import round_points
 from ..talon import Exchange
-from .cv import MIN_EXACT, MIN_WORLDS, Estimate, PrefixTerm, combine
+from .cv import MIN_EXACT, MIN_WORLDS, Estimate, PrefixTerm, bernoulli_variance, combine
 from .evaluate import PlayTask, Scorer
 from .exact import ExactSolver, GameRequest
 from .infoset import (
@@ -255,11 +255,15 @@ class ContractSeries:
             self.values(policy, what, exact=False)
         x = self.values(policy, what, exact=True)
         d = x - g[:len(x)]
+        # a made flag's residuals: never less variance than its Bernoulli model's
+        floor = bernoulli_variance(g[:len(x)]) if what == "made" else None
         if worlds is not None:
             g = g[worlds[:len(g)]]
             d = d[worlds[:len(d)]]
+            if floor is not None:
+                floor = floor[worlds[:len(floor)]]
         # no exact world yet: d is empty, and the estimate is the evaluator's (no SE)
-        return [PrefixTerm(g, weight), PrefixTerm(d, weight, correction=True)]
+        return [PrefixTerm(g, weight), PrefixTerm(d, weight, correction=True, floor=floor)]
 
     def estimate(self, policy: int, what: str) -> Estimate:
         """The control-variate estimate; with fewer than ``MIN_EXACT`` exact worlds the

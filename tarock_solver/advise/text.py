@@ -171,6 +171,8 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
     if shown:
         g = adv.recommendation["announce_gate"]
         gate = f"; at least {g['se']:.1f} SE, one of {g['tests']} tests" if g["tests"] > 1 else ""
+        if any("no SE" in row[3] for row in shown):
+            gate += "; a gain with no SE yet is the evaluator's, not yet tested"
         lines.append("Announcements that pay (gain over plain play of the same contract, "
                      f"paired{gate}):")
         lines += align(shown, ["contract", "announce", "when", "gain", "E[net]"])
