@@ -118,12 +118,7 @@ def _gains(ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
         res = {"exact_mean": float(x.mean()), "evaluator_mean": float(smooth.mean()),
                "sd": float(x.std(ddof=1)), "residual_sd": float((x - smooth).std(ddof=1)),
                "rounded_residual_sd": float((x - g).std(ddof=1))}
-        # the adviser's: the gain's residual variance floored by its spread under the
-        # smoothing's error (ContractSeries.gain_terms); unfloored beside it
-        res.update(_cv_agreement(smooth, x, res["exact_mean"], rng, args.subsets,
-                                 floor=ser.smoothed(p, "gain_spread")))
-        res.update({"unfloored_" + k: v for k, v in
-                    _cv_agreement(smooth, x, res["exact_mean"], rng, args.subsets).items()})
+        res.update(_cv_agreement(smooth, x, res["exact_mean"], rng, args.subsets))
         res.update({"rounded_" + k: v for k, v in
                     _cv_agreement(g, x, res["exact_mean"], rng, args.subsets).items()})
         out[pol.name] = res
@@ -131,18 +126,13 @@ def _gains(ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
 
 
 def _cv_agreement(g: np.ndarray, x: np.ndarray, ref: float, rng: np.random.Generator,
-                  subsets: int, *, flag: bool = False, floor: np.ndarray | None = None
-                  ) -> dict:
+                  subsets: int, *, flag: bool = False) -> dict:
     """For n in :data:`NS`: the two-term control-variate estimate (evaluator ``g`` on every
     world, exact ``x`` on n of them) against the reference (:func:`_agreement`); ``flag``:
-    a made flag, whose residual variance the adviser floors by the Bernoulli model's;
-    ``floor``: per world, another such floor (a gain's spread)."""
-    def estimate(order: np.ndarray, n: int) -> Estimate:
-        f = None if floor is None else floor[order]
-        return combine(cv_terms(g[order], x[order][:n], flag=flag, floor=f), min_prefix=2)
-
-    return {f"n{n}": _agreement(lambda order, n=n: estimate(order, n), len(g), ref, rng,
-                                subsets) for n in NS}
+    a made flag, whose residual variance the adviser floors by the Bernoulli model's."""
+    return {f"n{n}": _agreement(
+        lambda order, n=n: combine(cv_terms(g[order], x[order][:n], flag=flag), min_prefix=2),
+        len(g), ref, rng, subsets) for n in NS}
 
 
 def _agreement(estimate: Callable[[np.ndarray], Estimate], worlds: int, ref: float,

@@ -663,33 +663,6 @@ def test_p_make_keeps_the_bernoulli_se_of_its_smoothed_variate() -> None:
     assert ser.terms(0, "net")[1].floor is None  # nets keep their sample variance
 
 
-def test_a_gain_is_one_difference_term_floored_by_its_own_spread() -> None:
-    """An announcement's gain as one difference term: unfloored it has exactly the mean
-    and SE of the announcement's terms minus plain play's; its floor is the gain's
-    variance under the smoothing's error (0 where the announcement changes nothing), and
-    floored its SE is never below that floor's."""
-    from tarock_solver.advise.cv import combine
-
-    eng = engine_for(request(contracts=("two",)), 24)
-    ser = eng.series["two"]
-    ser.exact = fake_trick_points([(t.hands, 0) for t in ser.tasks])[:12]
-    ser._values.clear()
-    spread_seen = False
-    for p in range(1, len(ser.plan.policies)):
-        terms = ser.gain_terms(p)
-        plain = combine([replace(t, floor=None) for t in terms], min_prefix=MIN_EXACT)
-        old = combine(ser.terms(p, "net") + ser.terms(0, "net", -1.0), min_prefix=MIN_EXACT)
-        assert plain.mean == pytest.approx(old.mean, abs=1e-9)
-        assert plain.se == pytest.approx(old.se, abs=1e-6)  # old: round-off of 4 terms
-        floor = terms[1].floor
-        same = np.array([ser.choices[j][p] == ser.choices[j][0] for j in range(12)])
-        assert (floor[same] == 0).all() and (floor >= 0).all()
-        spread_seen |= bool(floor.max() > 1.0)
-        floored = combine([terms[1]], min_prefix=MIN_EXACT)
-        assert floored.se >= math.sqrt(float(floor.mean()) / 12) - 1e-12
-    assert spread_seen  # some announcement is at risk on some world
-
-
 def test_the_adaptive_score_curve_equals_the_score_at_every_total() -> None:
     """net_curve scores only where the curve bends; it must equal scoring every total."""
     eng = engine_for(request(contracts=("two", "one")), 6)

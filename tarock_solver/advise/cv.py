@@ -138,20 +138,16 @@ def combine(terms: Sequence[PrefixTerm], *, min_prefix: int = 2) -> Estimate:
 
 
 def cv_terms(evaluator: np.ndarray, exact: np.ndarray, weight: float = 1.0, *,
-             flag: bool = False, floor: np.ndarray | None = None) -> list[PrefixTerm]:
+             flag: bool = False) -> list[PrefixTerm]:
     """The two terms of a control-variate estimate: the evaluator's values on every
     world, and exact − evaluator on the first ``len(exact)`` worlds.  ``flag``: the
     exact values are 0/1 and the evaluator's their probabilities, so the residuals'
-    variance is floored by the Bernoulli variance ``g (1 − g)``; ``floor``: per world, any
-    other model variance of the residuals (see :func:`combine`)."""
+    variance is floored by the Bernoulli variance ``g (1 − g)`` (see :func:`combine`)."""
     g = np.asarray(evaluator, dtype=np.float64)
     x = np.asarray(exact, dtype=np.float64)
     if len(x) > len(g):
         raise ValueError("more exact worlds than evaluated worlds")
-    if flag:
-        floor = bernoulli_variance(g[:len(x)])
-    elif floor is not None:
-        floor = np.asarray(floor, dtype=np.float64)[:len(x)]
+    floor = bernoulli_variance(g[:len(x)]) if flag else None
     return [PrefixTerm(g, weight),
             PrefixTerm(x - g[:len(x)], weight, correction=True, floor=floor)]
 

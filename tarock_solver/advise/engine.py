@@ -198,7 +198,7 @@ class ContractSeries:
         them), so a correction that saw no miss does not get an SE of zero.  Memoised as
         :meth:`values`."""
         self.smooth()
-        row = {"net": 0, "made": 1, "gain_spread": 2}[what]
+        row = 0 if what == "net" else 1
         return self._grown((policy, what, "smoothed"), len(self._smoothed),
                            lambda j: self._smoothed[j][row, self.choices[j][policy]])
 
@@ -221,18 +221,11 @@ class ContractSeries:
             w_in[-1] += w[hi + 1:].sum()
             sets = sorted(set(self.choices[j]))
             nets, made = self.scorer.net_curve(task, lo, hi, sets)
-            out = np.full((3, len(self.plan.annsets)), np.nan)
+            out = np.full((2, len(self.plan.annsets)), np.nan)
             # a set the score leaves undefined at some total: the rounded estimate's value
             gap = np.isnan(nets).any(axis=0)
-            filled = np.where(np.isnan(nets), 0.0, nets)
-            out[0, sets] = np.where(gap, nets[r - lo], w_in @ filled)
+            out[0, sets] = np.where(gap, nets[r - lo], w_in @ np.where(np.isnan(nets), 0.0, nets))
             out[1, sets] = np.where(gap, made[r - lo], w_in @ made)
-            # each set's gain over plain play's set on this world: its variance under the
-            # same error (the floor of a gain's residual variance; 0 where undefined)
-            diff = filled - filled[:, [sets.index(self.choices[j][0])]]
-            spread = w_in @ diff ** 2 - (w_in @ diff) ** 2
-            out[2, sets] = np.where(gap | gap[sets.index(self.choices[j][0])], 0.0,
-                                    np.maximum(spread, 0.0))
             self._smoothed.append(out)
 
     def birds(self) -> np.ndarray:
@@ -271,24 +264,6 @@ class ContractSeries:
                 floor = floor[worlds[:len(floor)]]
         # no exact world yet: d is empty, and the estimate is the evaluator's (no SE)
         return [PrefixTerm(g, weight), PrefixTerm(d, weight, correction=True, floor=floor)]
-
-    def gain_terms(self, policy: int, worlds: np.ndarray | None = None) -> list[PrefixTerm]:
-        """The control-variate terms of a policy's net minus plain play's on the same
-        worlds: the same mean and SE as ``terms(policy) − terms(0)``, except that the
-        correction's variance is floored by the gain's own variance under the smoothing's
-        error (``smoothed(policy, "gain_spread")``; see :func:`~.cv.combine`), so that a
-        prefix that happened to see none of the rare worlds where the announcement fails
-        cannot claim a small SE."""
-        gp, g0 = self.smoothed(policy, "net"), self.smoothed(0, "net")
-        dx = self.values(policy, "net", exact=True) - self.values(0, "net", exact=True)
-        g = gp - g0
-        d = dx - g[:len(dx)]
-        floor = self.smoothed(policy, "gain_spread")[:len(dx)]
-        if worlds is not None:
-            g = g[worlds[:len(g)]]
-            d = d[worlds[:len(d)]]
-            floor = floor[worlds[:len(floor)]]
-        return [PrefixTerm(g), PrefixTerm(d, correction=True, floor=floor)]
 
     def estimate(self, policy: int, what: str) -> Estimate:
         """The control-variate estimate; with fewer than ``MIN_EXACT`` exact worlds the
