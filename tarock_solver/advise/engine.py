@@ -26,8 +26,8 @@ is its net (result) averaged over the evaluator's own error
 control variate: where a target is at risk the variate says so, and a few exact
 worlds that all made it do not give an SE of zero.  A solve the deadline cuts
 short ends its contract's prefix (the worlds after it are not used), so hard
-worlds are never dropped in favour of easy ones.  Which worlds are solved depends only on earlier results,
-never on timing or on the number of workers.
+worlds are never dropped in favour of easy ones.  Which worlds are solved depends
+only on earlier results, never on timing or on the number of workers.
 
 **Silent birds** (plain play).  Card points say nothing of the birds won
 silently in the last tricks, nor of what the players give up in card points to

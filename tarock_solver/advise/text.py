@@ -68,9 +68,11 @@ def bird_line(adv: Advice, names: dict[str, str]) -> str | None:
             + ", ".join(parts) + used + ".")
 
 
-def _announcement_rows(adv: Advice, names: dict[str, str]) -> tuple[list[list[str]], int]:
+def _announcement_rows(adv: Advice, names: dict[str, str]
+                       ) -> tuple[list[list[str]], int, bool]:
+    """The rows shown, the number hidden, and whether a shown gain has no SE yet."""
     rec = adv.recommendation
-    shown, hidden = [], 0
+    shown, hidden, untested = [], 0, False
     # shown: what the recommendation's gate lets through (an option with no SE yet, on
     # its evaluator gain), or the recommended option
     gate = rec["announce_gate"]["se"]
@@ -90,7 +92,8 @@ def _announcement_rows(adv: Advice, names: dict[str, str]) -> tuple[list[list[st
                "best set per talon" if r.kind == "best" else when,
                _pm(r.gain.mean, r.gain.se), _pm(r.net.mean, r.net.se)]
         shown.append(out)
-    return shown, hidden
+        untested |= not r.gain.has_se
+    return shown, hidden, untested
 
 
 def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
@@ -166,12 +169,12 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
     birds = bird_line(adv, names)
     if birds:
         lines.append(birds)
-    shown, hidden = _announcement_rows(adv, names)
+    shown, hidden, untested = _announcement_rows(adv, names)
     lines.append("")
     if shown:
         g = adv.recommendation["announce_gate"]
         gate = f"; at least {g['se']:.1f} SE, one of {g['tests']} tests" if g["tests"] > 1 else ""
-        if any("no SE" in row[3] for row in shown):
+        if untested:
             gate += "; a gain with no SE yet is the evaluator's, not yet tested"
         lines.append("Announcements that pay (gain over plain play of the same contract, "
                      f"paired{gate}):")
