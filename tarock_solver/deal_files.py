@@ -45,7 +45,7 @@ from .cards import (
     indices_of,
 )
 from .deal import Deal, DealWarning, PartialDeal, no_tarock_warnings
-from .errors import FileFormatError, TarockError, json_error_text
+from .errors import FileFormatError, TarockError, json_error_text, one_line
 from .notation import (
     format_deal,
     parse_card,
@@ -317,11 +317,9 @@ class _Reader:
         keys = [cell.strip().lower() for cell in row]
         by_seat = all(k in keys for k in ("f", "m", "r", "talon"))
         if "deal" not in keys and not by_seat:
-            found = ",".join(row).encode("unicode_escape").decode("ascii") \
-                if any(c in "".join(row) for c in "\r\n") else ",".join(row)
             raise FileFormatError(
                 f'{self.path}: the header needs "deal", or "F","M","R","talon"; found '
-                f'"{found}".', path=self.path, line=line)
+                f'"{one_line(",".join(row))}".', path=self.path, line=line)
         seen: set[str] = set()
         for key, cell in zip(keys, row, strict=True):
             if key in seen:

@@ -41,6 +41,16 @@ class FileFormatError(TarockError, ValueError):
         self.record_id = record_id
 
 
+def one_line(text: str) -> str:
+    """``text`` as it may stand inside a one-line message: every character that is not
+    printable (line breaks of any kind, tabs, control characters) is escaped as Python
+    writes it, so a quoted piece of bad input can never break the message's line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
 @dataclass(frozen=True)
 class Problem:
     """One problem of an input: its message and, if known, the span of the bad token."""

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from tarock_cli.main import main
 
@@ -236,6 +236,9 @@ FILE_COMMANDS = {
 @pytest.mark.parametrize("name", list(FILE_COMMANDS))
 @FUZZ_SETTINGS
 @given(data=FILE_BYTES)
+# a vertical tab (a line break to str.splitlines) in a quoted header once split the message
+@example(data=b"\x00\x0b")
+@example(data=b"a\x0cb,\x1c\n1,2")
 def test_record_parsers(capsys, files, name, data):
     suffix, argv, allowed = FILE_COMMANDS[name]
     path = files["root"] / f"fuzz.{suffix}"

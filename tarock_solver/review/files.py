@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..deal_files import deal_file_format
-from ..errors import FileFormatError, TarockError, json_error_text
+from ..errors import FileFormatError, TarockError, json_error_text, one_line
 from .record import PlayRecord
 from .report import record_csv_values, record_json
 from .text import record_from_fields
@@ -96,7 +96,7 @@ def _csv_records(path: Path, data: str) -> Iterable[PlayRecord | FileFormatError
             missing = [c for c in ("deal", "declarer", "contract", "play") if c not in header]
             if missing:
                 raise FileFormatError(f"{path}: the header needs {', '.join(missing)}; found "
-                                      f'"{",".join(row)}".', path=str(path))
+                                      f'"{one_line(",".join(row))}".', path=str(path))
             continue
         if not any(cell.strip() for cell in row):
             continue
