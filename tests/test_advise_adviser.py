@@ -266,6 +266,36 @@ def test_contracts_sharing_positions_count_as_one_contender() -> None:
     assert set(takes) == set(want[:2])
 
 
+def test_passing_takes_a_contenders_place() -> None:
+    """Passing is worth 0 and needs no solve, but it ranks among the options: where the
+    evaluator puts it second, only the best contract gets exact worlds; in talon mode the
+    contract is bid, so the two best contracts get them whatever their sign."""
+    eng = engine_for(request(seat=1, samples=12, settings=replace(FAST, contenders=2)), 12)
+
+    def live(values: dict[str, float]) -> set[str]:
+        eng.evaluator_best = lambda s: values[s.contract]  # type: ignore[method-assign]
+        return {s.contract for s in eng.contenders()}
+
+    base = {"three": 4.0, "lower": 6.0, "two": -3.0, "one": -9.0, "solo": -30.0}
+    assert live(base) == {"three", "lower"}
+    assert live({**base, "two": 1.0}) == {"three", "lower", "two"}
+    # all below passing: the best contract is the one that could beat it
+    assert live({**base, "three": -2.0, "lower": -1.0}) == {"three", "lower"}
+    assert live({**base, "three": -5.0, "lower": -4.0, "two": -1.0}) == {"two"}
+    # the next solve goes to the only contender
+    eng.evaluator_best = lambda s: base[s.contract]  # type: ignore[method-assign]
+    for _ in range(3):
+        _request, served, _world = eng.next_request()
+        assert set(served) == {"three", "lower"}
+    # talon mode: no passing
+    talon = tuple(parse_talon("T3,T4,HJ,H1,DJ,C7"))
+    eng = engine_for(request(seat=0, samples=8, contracts=("three", "two", "one"), talon=talon,
+                             settings=replace(FAST, contenders=2)), 8)
+    values = {"three": -8.0, "two": -2.0, "one": -1.0}
+    eng.evaluator_best = lambda s: values[s.contract]  # type: ignore[method-assign]
+    assert {s.contract for s in eng.contenders()} == {"one", "two"}
+
+
 def test_lower_is_recommended_only_over_a_seniors_three() -> None:
     """Lower and Three are never open together: the opening recommendation leaves Lower
     out, the answer to a senior's Three leaves Three out; a declarer who always wins

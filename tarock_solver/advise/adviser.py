@@ -135,7 +135,7 @@ def advise(req: AdviceRequest) -> Advice:
     meta["firm_time_limit"] = (
         firm_time_limit(meta["exact_solves"],
                         meta["exact_solver_seconds"] - meta["game_point_seconds"], req.jobs,
-                        req.settings.contenders)
+                        len({result.series[c].plan.take for c in result.contenders}))
         if rec.get("tentative") and req.time_limit and not exact.compiled_first
         and not result.interrupted and req.solve_batch is None else None)
     return Advice(table=table, recommendation=rec, meta=meta, rows=rows, points=points)
@@ -147,7 +147,7 @@ def firm_time_limit(solves: int, solver_seconds: float, jobs: int, contenders: i
     up to a round number), or None without a pace to go by.
 
     A firm answer needs :data:`~.cv.MIN_EXACT` exact worlds for each of the
-    ``contenders``; a solve costs ``solver_seconds / solves`` thread-seconds here
+    ``contenders`` (the talon shares solved at the end; passing needs none); a solve costs ``solver_seconds / solves`` thread-seconds here
     (with no solve finished, each thread's whole time: a lower bound), and ``jobs``
     threads share them.  A hint for the player, never an input to the estimates.
     """

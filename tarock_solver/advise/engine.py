@@ -15,9 +15,10 @@ the decision is the same in every world and is made once on many inner worlds.
 **Phase 2, exact solves** (:mod:`.exact`), on solver threads while the main
 thread goes on evaluating worlds.  Contract *c*'s exact values are
 solved on its worlds in index order 0, 1, 2, … (a prefix, so a random subset of
-the worlds), always a few solves queued, to the two contracts the evaluator ranks best (where
-the decision is; the ranking never looks at the exact corrections, so how many
-exact worlds a contract gets does not depend on how its corrections came out).  A
+the worlds), always a few solves queued, to the two options the evaluator ranks best (where
+the decision is; passing is one of them when it ranks there, and needs no solve; the
+ranking never looks at the exact corrections, so how many exact worlds a contract
+gets does not depend on how its corrections came out).  A
 control-variate estimate (:mod:`.cv`) is the evaluator's mean over every world
 plus the mean exact − evaluator correction on the prefix: unbiased however
 wrong the evaluator is.  For nets and P(make) the evaluator's value of a world
@@ -93,10 +94,10 @@ class AdviceSettings:
     one decision of talon mode.  ``evaluator_share``: the part of the time limit
     for phase 1 (which goes on to :data:`~.cv.MIN_WORLDS` worlds if the
     deadline allows).  Exact solves start once ``exact_from`` worlds are
-    evaluated; they go to the ``contenders`` contracts the evaluator ranks best
-    (by its mean net over the worlds so far), the next world of the one with the
-    fewest first; the others are screened out and come back if the ranking
-    changes.
+    evaluated; they go to the contracts among the ``contenders`` options the
+    evaluator ranks best (by its mean net over the worlds so far; passing, worth 0,
+    is an option that needs no solve), the next world of the one with the fewest
+    first; the others are screened out and come back if the ranking changes.
     ``max_exact``: cap per contract (None: every evaluated world), which bounds
     the work of a run without a time limit.  ``birds``: game-point solves of plain
     play for the silent birds, from ``birds_from`` card-point worlds of a contender
@@ -388,9 +389,15 @@ class Engine:
     # -- phase 2
     def contenders(self, *, games: bool = False) -> list[ContractSeries]:
         """The contracts that get the next exact worlds: the best ``settings.contenders``
-        by the evaluator's mean net of their best option (ties: rules order), among
-        those whose card-point prefix (``games``: game-point prefix) is neither cut nor
-        at its cap.
+        options by the evaluator's mean net of their best announcement option (ties:
+        rules order), among the contracts whose card-point prefix (``games``: game-point
+        prefix) is neither cut nor at its cap, and passing.
+
+        Passing is worth 0 exactly and needs no solve, but it takes its place in the
+        ranking: where the decision is between one contract and passing (a weak hand's
+        Three), that contract gets every exact world instead of sharing them with a
+        third option the evaluator ranks below passing.  In talon mode the contract is
+        bid, and passing is no option.
 
         The ranking uses the evaluator's values only, never the exact corrections, so a
         contract's number of exact worlds does not depend on how its own corrections
@@ -405,8 +412,12 @@ class Engine:
         ranked = sorted(live, key=lambda s: -self.evaluator_best(s))
         # Contracts that take the same talon share their positions (Three and Lower):
         # they count as one contender, so the second place goes to another decision.
-        groups: list[int] = []
+        # Passing (None) ranks above every contract the evaluator values below 0.
+        may_pass = self.p.given_talon is None
+        groups: list[int | None] = []
         for s in ranked:
+            if may_pass and None not in groups and self.evaluator_best(s) < 0.0:
+                groups.append(None)
             if s.plan.take not in groups:
                 groups.append(s.plan.take)
         chosen = set(groups[:self.s.contenders])
