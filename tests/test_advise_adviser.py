@@ -601,6 +601,41 @@ def test_game_point_worlds_follow_the_schedule():
     assert done and all(ser.games_planned == ser.planned == 12 for ser in done)
 
 
+def test_birds_start_only_when_they_can_reach_their_minimum() -> None:
+    """Under a deadline a game-point solve is requested only while the contenders' plain
+    play can still reach MIN_BIRD_WORLDS of them at the run's pace (else they would end
+    unused and their time is the card points'); the decision follows the pace measured."""
+    import time
+    from types import SimpleNamespace
+
+    from tarock_solver.advise.cv import MIN_BIRD_WORLDS
+    from tarock_solver.advise.engine import GAME_COST_PRIOR, birds_fit
+    from tarock_solver.advise.exact import GameRequest
+
+    s = replace(FAST, max_exact=None, birds_from=0, bird_every=1)
+    req = request(settings=s)
+    eng = Engine(make_problem(req, req.rule_profile()), s, game_points=True)
+    for j in range(8):
+        eng.evaluate_world(j)
+    n_games = len({x.plan.take for x in eng.contenders(games=True)})
+    assert n_games == 2
+    # 10 card-point solves of 0.5 thread-seconds, no game-point solve yet: the prior
+    pace = SimpleNamespace(jobs=2, solves=10, seconds=5.0, game_solves=0, game_seconds=0.0)
+    need = sum(MIN_BIRD_WORLDS - x.games_planned for x in eng.contenders(games=True)) \
+        * GAME_COST_PRIOR * 0.5
+    now = time.time()
+    assert not birds_fit(eng, pace, now + 0.45 * need)
+    assert birds_fit(eng, pace, now + 0.55 * need + 1.0)
+    # the run's own game-point pace, once measured, replaces the prior
+    slow = SimpleNamespace(jobs=2, solves=10, seconds=25.0, game_solves=2, game_seconds=20.0)
+    assert not birds_fit(eng, slow, now + 0.55 * need + 1.0)
+    # refused: the next requests are card points only; allowed: a game-point one comes
+    eng.birds_allowed = lambda: False
+    assert not any(isinstance(eng.next_request()[0], GameRequest) for _ in range(4))
+    eng.birds_allowed = lambda: True
+    assert isinstance(eng.next_request()[0], GameRequest)
+
+
 def test_birds_need_their_minimum_of_game_point_worlds():
     """Fewer game-point worlds than MIN_BIRD_WORLDS: no net with birds and no use of them
     (their skewed values need more worlds for an honest SE than the card points do)."""

@@ -122,7 +122,8 @@ def advise(req: AdviceRequest) -> Advice:
             "sees (hand and talon) by the evaluator over inner worlds, never on the world "
             "being scored.",
             "Silent birds: the contracts that get exact worlds get game-point solves of "
-            "plain play too (from their 16th exact world on, so rarely within 10 s); with 16 "
+            "plain play too (from their 16th exact world on, when the time left lets 16 of "
+            "them finish: not within 10 s); with 16 "
             "of them a contract's E[net] with silent birds is shown, and the recommendation "
             "uses it when both of its options have it. Without them the nets count no bird "
             "(measured on sample hands: the true nets are +2 to +21 game points higher in "

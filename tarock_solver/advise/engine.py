@@ -38,6 +38,9 @@ double-dummy play, birds included) on the same worlds in the same index order,
 one for every ``bird_every`` further card-point worlds: a third term of the
 same control-variate sum, the mean of (game-point net − card-point net) over
 that shorter prefix, unbiased like the others (:meth:`ContractSeries.birds`).
+Under a deadline they start only while the time left lets the contenders reach
+the game-point worlds such a net needs (:func:`birds_fit`); otherwise the
+time goes to card points (a 10-s run cannot afford them).
 """
 
 from __future__ import annotations
@@ -52,7 +55,15 @@ import numpy as np
 
 from ..cards import round_points
 from ..talon import Exchange
-from .cv import MIN_EXACT, MIN_WORLDS, Estimate, PrefixTerm, bernoulli_variance, combine
+from .cv import (
+    MIN_BIRD_WORLDS,
+    MIN_EXACT,
+    MIN_WORLDS,
+    Estimate,
+    PrefixTerm,
+    bernoulli_variance,
+    combine,
+)
 from .evaluate import PlayTask, Scorer
 from .exact import ExactSolver, GameRequest
 from .infoset import (
@@ -83,6 +94,9 @@ QUEUED_SOLVES = 8
 SMOOTHING_SD = 3.0
 #: Totals either side of the rounded estimate the smoothing scores (4 SD).
 SMOOTHING_WINDOW = 12
+#: Card-point solves a game-point solve of plain play is taken to cost before a run has
+#: timed its own (whole deals: median 3.7, ``tarock bench --gamepoints``).
+GAME_COST_PRIOR = 4.0
 
 
 @dataclass(frozen=True)
@@ -295,6 +309,9 @@ class Engine:
         self.s = settings
         #: Game-point solves for the birds (the solver can do them and they are asked for).
         self.game_points = game_points and settings.birds
+        #: Asked before each game-point request: may more of them start?  (The run's
+        #: deadline check, :func:`birds_fit`; always yes without a deadline.)
+        self.birds_allowed: Callable[[], bool] = lambda: True
         self.view = RulesView(problem.rules)
         score_fn = self.view.score_fn()
         self.series = {pl.contract: ContractSeries(pl, Scorer(pl.contract, problem.seat,
@@ -451,7 +468,7 @@ class Engine:
         of a contender when one is due, else the next card-point world of the contender
         with the fewest worlds requested (ties: the evaluator's order; Three and Lower
         share their positions).  None when no contender wants more."""
-        if self.game_points:
+        if self.game_points and self.birds_allowed():
             for ser in self.contenders(games=True):
                 if self._games_due(ser):
                     j = ser.games_planned
@@ -508,11 +525,30 @@ def _grow(prefix: list, pending: dict, world: int, value: Any, kind: Callable) -
     return False
 
 
+def birds_fit(eng: Engine, exact: ExactSolver, deadline: float) -> bool:
+    """Can the contenders' game-point prefixes still reach :data:`~.cv.MIN_BIRD_WORLDS`
+    worlds by the deadline, at this run's pace and with every solver thread on them?
+
+    A net with silent birds needs that many (fewer give no honest SE), so game-point
+    solves that cannot get there would end unused, and their time is the card points'
+    (a 10-s run has ~20 thread-seconds; a game-point solve costs several card-point
+    ones).  The pace is the run's own game-point solves, or before the first of them
+    :data:`GAME_COST_PRIOR` card-point solves each.  The deadline only decides how far
+    a prefix gets, as it does for the card points: world *j* stays world *j*."""
+    per_card = (exact.seconds - exact.game_seconds) / exact.solves if exact.solves else 0.0
+    per_game = exact.game_seconds / exact.game_solves if exact.game_solves \
+        else GAME_COST_PRIOR * per_card
+    need = sum(max(0, MIN_BIRD_WORLDS - s.games_planned) for s in eng.contenders(games=True))
+    return need * per_game <= (deadline - time.time()) * exact.jobs
+
+
 def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *,
                samples: int, deadline: float | None,
                progress: Callable[[str, int, int], None] | None = None) -> EngineResult:
     """Both phases within ``deadline``; Ctrl-C ends the current phase with what is done."""
     eng = Engine(problem, settings, game_points=exact.game_points)
+    if deadline is not None:
+        eng.birds_allowed = lambda: birds_fit(eng, exact, deadline)
     start = time.time()
     report = progress or (lambda phase, done, total: None)
     interrupted = False
