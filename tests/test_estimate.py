@@ -90,6 +90,42 @@ def test_post_exchange_is_a_legal_exchange():
         assert ok, f"position {i}: not a legal {contract} exchange"
 
 
+def test_advised_exchange_is_the_advisers_choice():
+    """An ``advised`` position is a biddable deal after the exchange the adviser makes on
+    the declarer's information set (hand and talon, the same inner worlds), for a contract
+    that takes talon cards; the other hands are as dealt."""
+    from tarock_solver.advise.infoset import choose_exchange, inner_hands
+    from tarock_solver.advise.sampling import knowledge_from_hand
+    from tarock_solver.cards import TAROCK_MASK
+
+    for i in range(6):
+        p = P.sample_position(7, "advised", i)
+        deal = _deal_of(7, "advised", i)
+        counts = [_bits(h & TAROCK_MASK) for h in deal.hands]
+        d = p.declarer
+        assert counts[d] == max(counts)
+        contract = CONTRACTS[p.contract]
+        assert TALON_TAKE[contract] > 0
+        inner = inner_hands(knowledge_from_hand(deal.hands[d], d, tuple(deal.talon)), 7,
+                            P.ADVISED_STREAM, (i,), P.ADVISED_INNER)
+        ex = choose_exchange(deal.hands[d], d, tuple(deal.talon), contract, "forced_open",
+                             inner).exchange
+        assert p.hands[d] == ex.hand_after and p.discard == ex.discard
+        assert all(p.hands[s] == deal.hands[s] for s in range(3) if s != d)
+
+
+def test_advised_labels_are_keyed_by_the_evaluator_weights(monkeypatch, tmp_path):
+    """The adviser's exchanges depend on the evaluator: a label run of ``advised``
+    positions records the weights' hash in its checkpoint key, the other kinds do not."""
+    assert L._settings(5, "advised", 0, 20)["evaluator"] == L.weights_digest()
+    assert "evaluator" not in L._settings(5, "biddable", 0, 20)
+    other = tmp_path / "w.npz"
+    other.write_bytes(b"other weights")
+    monkeypatch.setattr(M, "WEIGHTS_PATH", other)
+    assert L.weights_digest() != L._settings(5, "biddable", 0, 20).get("evaluator", "")
+    assert L._settings(5, "advised", 0, 20)["evaluator"] == L.weights_digest()
+
+
 def test_sampler_rejects_bad_arguments():
     with pytest.raises(RulesError, match="kind"):
         P.sample_position(1, "nonsense", 0)

@@ -117,6 +117,13 @@ def sampler_fingerprint(seed: int, kind: str, start: int = 0) -> str:
     return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
 
 
+def weights_digest() -> str:
+    """Hash of the shipped evaluator's weights file (what ``advised`` positions depend on)."""
+    from .model import WEIGHTS_PATH
+
+    return hashlib.sha256(Path(WEIGHTS_PATH).read_bytes()).hexdigest()[:16]
+
+
 def _settings(seed: int, kind: str, start: int, tt_bits: int | str,
               objective: str = "cardpoints") -> dict[str, Any]:
     out = {"seed": int(seed), "kind": kind, "start": int(start),
@@ -124,6 +131,8 @@ def _settings(seed: int, kind: str, start: int, tt_bits: int | str,
            "sampler": SAMPLER_VERSION, "contract_weights": P.CONTRACT_WEIGHTS,
            "shortlist_share": P.SHORTLIST_SHARE, "short_cards": list(P.SHORT_CARDS),
            "fingerprint": sampler_fingerprint(seed, kind, start)}
+    if kind == "advised":  # its exchanges are the shipped evaluator's choices
+        out["evaluator"] = weights_digest()
     if objective != "cardpoints":  # card-point runs keep the keys of their checkpoints
         out.update(objective=objective, rules=GP_RULES)
     return out

@@ -1,6 +1,7 @@
 """Seeded positions for the evaluator's labels, drawn where the adviser will ask.
 
-Three kinds (``KINDS``), each position a pure function of ``(seed, kind, index)``
+The kinds (``KINDS``), each position a pure function of ``(seed, kind, index)``
+(``advised`` also of the evaluator's weights)
 like :func:`tarock_solver.deal.random_deals` (its own generator from the seed
 sequence ``seed`` with spawn key ``(kind code, index)``), so a generation run can
 be chunked, resumed or extended without changing any position:
@@ -21,6 +22,16 @@ be chunked, resumed or extended without changing any position:
     Like ``post_exchange``, but the declarer is the seat dealt the most tarocks
     (ties broken at random): the hands that bid at the table, where a random seat
     under-samples strong hands (mean 8.5 tarocks against 6.5).
+``advised``
+    The adviser's own positions: a ``biddable`` deal and declarer, a contract that
+    takes talon cards (Three, Lower, Two, One, in ``CONTRACT_WEIGHTS``' proportions),
+    and the exchange :func:`tarock_solver.advise.infoset.choose_exchange` makes on the
+    declarer's information set with the shipped evaluator over ``ADVISED_INNER``
+    inner worlds.  Those exchanges differ from the static rule's, and the evaluator
+    is less accurate on them (on the same deals, residual SD 3.05 against 2.55 for a
+    random legal exchange); labels here teach it where the adviser asks.  The
+    positions depend on the evaluator's weights: a retrained model gives another
+    stream (the label runs' checkpoint key holds the weights' hash).
 ``short``
     A ``post_exchange`` or ``random`` start position (half each) played on with a
     uniformly random legal policy until 4–15 cards per hand are left (uniform);
@@ -44,6 +55,8 @@ from ..play import random_play_out
 from ..talon import TALON_TAKE, legal_discards, talon_groups
 
 __all__ = [
+    "ADVISED_INNER",
+    "ADVISED_STREAM",
     "CONTRACT_WEIGHTS",
     "KINDS",
     "SHORTLIST_SHARE",
@@ -55,7 +68,12 @@ __all__ = [
 ]
 
 #: Kind names and their codes (the first element of the spawn key; stored in data files).
-KINDS: dict[str, int] = {"post_exchange": 0, "random": 1, "short": 2, "biddable": 3}
+KINDS: dict[str, int] = {"post_exchange": 0, "random": 1, "short": 2, "biddable": 3,
+                         "advised": 4}
+#: Inner worlds of an ``advised`` position's exchange (the adviser's default).
+ADVISED_INNER = 64
+#: Seed stream of those inner worlds (beside the position's own generator).
+ADVISED_STREAM = 11
 
 #: Contracts of the ``dummett`` profile and how often the sampler picks each.  Three and
 #: Lower play alike (a half of the talon); Lower is rarer at the table.
@@ -129,6 +147,25 @@ def _exchange(rng: np.random.Generator, hands: tuple[int, ...], talon: tuple[int
     return (out[0], out[1], out[2]), CONTRACT_CODES[contract], discard
 
 
+def _advised_exchange(rng: np.random.Generator, seed: int, index: int,
+                      hands: tuple[int, ...], talon: tuple[int, ...], declarer: int
+                      ) -> tuple[tuple[int, int, int], int, int]:
+    """The adviser's exchange of a contract drawn among those that take talon cards."""
+    from ..advise.infoset import choose_exchange, inner_hands
+    from ..advise.sampling import knowledge_from_hand
+
+    takes = [c for c in _CONTRACTS if TALON_TAKE[c]]
+    w = np.array([CONTRACT_WEIGHTS[c] for c in takes])
+    contract = takes[int(rng.choice(len(takes), p=w / w.sum()))]
+    hand = hands[declarer]
+    inner = inner_hands(knowledge_from_hand(hand, declarer, talon), seed, ADVISED_STREAM,
+                        (index,), ADVISED_INNER)
+    ex = choose_exchange(hand, declarer, talon, contract, DISCARD_MODE, inner).exchange
+    out = list(hands)
+    out[declarer] = ex.hand_after
+    return (out[0], out[1], out[2]), CONTRACT_CODES[contract], ex.discard
+
+
 def sample_position(seed: int, kind: str, index: int) -> SampledPosition:
     """Position ``index`` of the reproducible stream of ``(seed, kind)``."""
     if kind not in KINDS:
@@ -140,13 +177,16 @@ def sample_position(seed: int, kind: str, index: int) -> SampledPosition:
     rng = stream_rng(seed, kind, index)
     deal = random_deal(rng)
     declarer = int(rng.integers(3))
-    if kind == "biddable":
+    if kind in ("biddable", "advised"):
         counts = [(h & TAROCK_MASK).bit_count() for h in deal.hands]
         top = [s for s in range(3) if counts[s] == max(counts)]
         declarer = top[int(rng.integers(len(top)))]
     hands: tuple[int, int, int] = deal.hands
     contract, discard = -1, 0
-    if kind in ("post_exchange", "biddable") or (kind == "short" and rng.random() < 0.5):
+    if kind == "advised":
+        hands, contract, discard = _advised_exchange(rng, seed, index, deal.hands,
+                                                     tuple(deal.talon), declarer)
+    elif kind in ("post_exchange", "biddable") or (kind == "short" and rng.random() < 0.5):
         hands, contract, discard = _exchange(rng, deal.hands, deal.talon, declarer)
     leader = 0
     if kind == "short":
