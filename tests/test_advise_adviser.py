@@ -249,9 +249,12 @@ def test_lower_only_where_the_seat_can_bid_it() -> None:
 def test_contracts_sharing_positions_count_as_one_contender() -> None:
     """Three and Lower are solved on the same positions: with two contenders, the exact
     worlds go to both of them and to one contract that takes another talon share."""
-    # Three and Lower rank above Solo for this hand (the case where they took both places)
+    # Three and Lower rank above Solo, all above passing (the case where they took both
+    # places); the evaluator's ranking is set so that the hand's strength does not matter
     eng = engine_for(request(seat=1, samples=12, contracts=("three", "lower", "solo"),
                              settings=replace(FAST, contenders=2)), 12)
+    values = {"lower": 9.0, "three": 7.0, "solo": 2.0}
+    eng.evaluator_best = lambda s: values[s.contract]  # type: ignore[method-assign]
     live = eng.contenders()
     takes = [s.plan.take for s in live]
     assert len(set(takes)) == 2
