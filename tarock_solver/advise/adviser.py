@@ -148,9 +148,10 @@ def firm_time_limit(solves: int, solver_seconds: float, jobs: int, contenders: i
     up to a round number), or None without a pace to go by.
 
     A firm answer needs :data:`~.cv.MIN_EXACT` exact worlds for each of the
-    ``contenders`` (the talon shares solved at the end; passing needs none); a solve costs ``solver_seconds / solves`` thread-seconds here
-    (with no solve finished, each thread's whole time: a lower bound), and ``jobs``
-    threads share them.  A hint for the player, never an input to the estimates.
+    ``contenders`` (the talon shares solved at the end; passing needs none); a solve
+    costs ``solver_seconds / solves`` thread-seconds here (with no solve finished, each
+    thread's whole time: a lower bound), and ``jobs`` threads share them.  A hint for
+    the player, never an input to the estimates.
     """
     if solver_seconds <= 0:
         return None
