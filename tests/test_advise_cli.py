@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
 import pytest
 from tarock_cli.main import main
@@ -118,7 +119,13 @@ def test_ctrl_c_prints_the_answer_so_far(tmp_path) -> None:
     import sys
     import time
 
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # The child runs this checkout's library whatever else the environment holds (after a
+    # `pip install .` whose numba cache was left in site-packages by a later editable
+    # install, `tarock_solver` there is an empty namespace package that shadows the
+    # editable one for any process started outside the checkout).
+    root = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONUNBUFFERED="1",
+               PYTHONPATH=os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])]))
     log = tmp_path / "stderr.txt"
     with open(log, "w") as err_file:
         # The demo hand with every contract: its evaluator phase alone lasts 24 s (a fifth
