@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
+from ._cache_location import installed_cache_dir
+
 __version__ = "0.1.0"
+
+# Before any module imports numba (it reads its settings once): an installed copy keeps
+# its compiled kernels in a user cache folder, not in site-packages (see _cache_location).
+_cache = installed_cache_dir(os.path.dirname(__file__), os.environ)
+if _cache is not None:
+    os.environ["NUMBA_CACHE_DIR"] = _cache
+del _cache
 
 if TYPE_CHECKING:
     from .estimate import estimate_many, estimate_position
