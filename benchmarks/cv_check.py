@@ -1,7 +1,8 @@
 """Does the adviser's control-variate estimate agree with the plain exact mean?
 
 ``python benchmarks/cv_check.py [--worlds 64] [--seed 1] [--subsets 400] [--birds]
-[--gains] [--out F.json] HAND_ID:CONTRACT …`` (one thread: ``NUMBA_NUM_THREADS=1``).
+[--gains] [--cell-width W] [--out F.json] HAND_ID:CONTRACT …`` (one thread:
+``NUMBA_NUM_THREADS=1``).
 
 For each hand of ``advise_hands.jsonl`` and contract, the adviser's engine
 (:class:`~tarock_solver.advise.engine.Engine`: the world stream, the exchange
@@ -10,6 +11,11 @@ chosen on the information set, the evaluator's value ``g_j``) evaluates worlds
 card-point search).  The plain exact mean over the N worlds is the reference.
 The control-variate estimate with ``n`` exact worlds is mean(g) over all N plus
 mean(x − g) over ``n`` of them, with the SE the adviser prints (:func:`~tarock_solver.advise.cv.combine`).
+As in the adviser, ``x_j`` there is a world's value from its cell (``--cell-width``, the
+adviser's by default; :meth:`~tarock_solver.advise.engine.ContractSeries.values`): the middle
+of the cell of the world's offset that holds the exact value, through the net's affine piece —
+what the adviser's cell solve of that world gives.  The reference stays the plain mean of the
+exact values.
 
 Reported per (hand, contract) and n ∈ {8, 16}: the estimate on the engine's
 prefix (worlds 0 … n−1) against the reference, in card points, in net game
@@ -61,7 +67,7 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
     h = hands[hand_id]
     req = AdviceRequest(h.hand, h.seat, seed=args.seed, contracts=(contract,))
     problem = make_problem(req, req.rule_profile())
-    eng = Engine(problem, AdviceSettings())
+    eng = Engine(problem, AdviceSettings(cell_width=args.cell_width))
     t0 = time.perf_counter()
     for j in range(args.worlds):
         eng.evaluate_world(j)
@@ -79,10 +85,11 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
     for what in ("points", "net", "made"):
         rounded = ser.values(0, what, exact=False)
         g = rounded if what == "points" else ser.smoothed(0, what)
-        x = ser.values(0, what, exact=True)
-        ref = float(x.mean())
+        x, plain = _cell_and_exact(ser, 0, what)
+        ref = float(plain.mean())
         res = {"exact_mean": ref, "evaluator_mean": float(g.mean()),
-               "residual_sd": float((x - g).std(ddof=1))}
+               "residual_sd": float((x - g).std(ddof=1)),
+               "cell_noise_sd": float((x - plain).std(ddof=1))}
         res.update(_cv_agreement(g, x, ref, rng, args.subsets, flag=what == "made"))
         if what != "points":
             res["rounded_residual_sd"] = float((x - rounded).std(ddof=1))
@@ -97,26 +104,39 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
     return out
 
 
+def _cell_and_exact(ser, policy: int, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """A policy's exact-world values as the adviser has them (from the worlds' cells)
+    and the plain exact ones (cell width 1)."""
+    width = ser.cell_width
+    ser.cell_width = 1
+    ser._values.clear()
+    plain = ser.values(policy, what, exact=True)
+    ser.cell_width = width
+    ser._values.clear()
+    return ser.values(policy, what, exact=True), plain
+
+
 def _gains(ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
     """Every distinct announcement option's gain over plain play, as for the nets: the
     adviser's estimate (the smoothed control variate, ``n8``, ``n16``) and, for
     comparison, the one with the net of the rounded estimate (``rounded_n8`` …)."""
     s0 = ser.smoothed(0, "net")
     g0 = ser.values(0, "net", exact=False)
-    x0 = ser.values(0, "net", exact=True)
+    x0, e0 = _cell_and_exact(ser, 0, "net")
     out, seen = {}, set()
     for p, pol in enumerate(ser.plan.policies):
         if p == 0:
             continue
         g = ser.values(p, "net", exact=False) - g0
-        x = ser.values(p, "net", exact=True) - x0
-        key = (tuple(g), tuple(x))
-        if key in seen or not (g.any() or x.any()):
+        xp, ep = _cell_and_exact(ser, p, "net")
+        x, e = xp - x0, ep - e0
+        key = (tuple(g), tuple(e))
+        if key in seen or not (g.any() or e.any()):
             continue  # a copy of an option already checked, or never announced
         seen.add(key)
         smooth = ser.smoothed(p, "net") - s0
-        res = {"exact_mean": float(x.mean()), "evaluator_mean": float(smooth.mean()),
-               "sd": float(x.std(ddof=1)), "residual_sd": float((x - smooth).std(ddof=1)),
+        res = {"exact_mean": float(e.mean()), "evaluator_mean": float(smooth.mean()),
+               "sd": float(e.std(ddof=1)), "residual_sd": float((x - smooth).std(ddof=1)),
                "rounded_residual_sd": float((x - g).std(ddof=1))}
         res.update(_cv_agreement(smooth, x, res["exact_mean"], rng, args.subsets))
         res.update({"rounded_" + k: v for k, v in
@@ -164,7 +184,7 @@ def _birds(eng: Engine, ser, rng: np.random.Generator, args: argparse.Namespace)
         games.append(float(value))
     gp = np.array(games)
     g = ser.values(0, "net", exact=False)
-    x = ser.values(0, "net", exact=True)
+    x, _plain = _cell_and_exact(ser, 0, "net")
     ref = float(gp.mean())
     res = {"exact_mean": ref, "card_point_net_mean": float(x.mean()),
            "bird_sd": float((gp - x).std(ddof=1)), "seconds": time.perf_counter() - t0}
@@ -191,6 +211,8 @@ def main() -> None:
                     help="also check the nets with silent birds (game-point solves)")
     ap.add_argument("--gains", action="store_true",
                     help="also check every announcement option's gain over plain play")
+    ap.add_argument("--cell-width", type=int, default=AdviceSettings().cell_width,
+                    help="the exact worlds' cell width (1: exact values)")
     ap.add_argument("--out")
     args = ap.parse_args()
     results = []

@@ -33,11 +33,13 @@ from tarock_solver.errors import RulesError
 from tarock_solver.notation import parse_hand, parse_talon
 from tarock_solver.rules import load_rules
 from tarock_solver.scoring import ScoreInput, score
+from tarock_solver.solver import cell_start
 from tarock_solver.talon import exchanges
 
 DEMO = parse_hand("21,20,16,15,7,5,2,1.K.KQ.K97.Q9")
 #: Few inner worlds: the method, not the quality of the decision, is under test.
-FAST = AdviceSettings(inner=16, screen=4, keep=4, talon_inner=32)
+# exact worlds solved exactly (cell width 1): the tests compare with plain exact means
+FAST = AdviceSettings(inner=16, screen=4, keep=4, talon_inner=32, cell_width=1)
 
 
 def request(**kw) -> AdviceRequest:
@@ -62,20 +64,65 @@ def engine_for(req: AdviceRequest, worlds: int) -> Engine:
     return eng
 
 
-def test_all_worlds_exact_gives_the_plain_exact_mean() -> None:
-    """With every world solved, the control-variate estimate is the exact mean itself."""
-    req = request(contracts=("solo", "three"), settings=replace(FAST, contenders=2),
-                  samples=16)
+@pytest.mark.parametrize("width", [1, 3])
+def test_all_worlds_exact_gives_the_plain_exact_mean(width: int) -> None:
+    """With every world solved, the control-variate estimate is the exact mean itself
+    (with cells wider than 1: the mean of the worlds' cell middles)."""
+    req = request(contracts=("solo", "three"),
+                  settings=replace(FAST, contenders=2, cell_width=width), samples=16)
     adv = advise(req)
     eng = engine_for(req, 16)
     for contract in ("solo", "three"):
         ser = eng.series[contract]
         exact = fake_trick_points([(t.hands, 0) for t in ser.tasks])
-        pts = [round_points(t.pile_thirds + 3 * v) for t, v in zip(ser.tasks, exact,
+        mids = [cell_start(v, width, u) + (width - 1) // 2
+                for v, u in zip(exact, ser.offsets, strict=True)]
+        pts = [round_points(t.pile_thirds + 3 * v) for t, v in zip(ser.tasks, mids,
                                                                     strict=True)]
         r = row(adv, contract)
         assert r["exact_worlds"] == 16
         assert r["mean_points"] == pytest.approx(float(np.mean(pts)), abs=1e-9)
+        if width > 1:
+            assert len(set(ser.offsets)) > 1 and mids != exact
+
+
+def test_cell_estimates_average_to_the_exact_values_over_the_offsets() -> None:
+    """A world solved to a cell: over the cell's offsets its points, nets and results
+    average to the exact ones at every total, across the make threshold and Valat."""
+    req = request(contracts=("two", "solo"), settings=replace(FAST, cell_width=3))
+    eng = engine_for(req, 3)
+    for ser in eng.series.values():
+        for j in range(3):
+            task = ser.tasks[j]
+            top = task.in_play_thirds // 3
+            starts = ser.scorer.piece_starts(task, sorted(set(ser.choices[j])))
+            assert top in starts and set(ser.thresholds(j)) == set(starts) - {0}
+            if ser.plan.take:
+                assert ser.scorer.make_threshold(task) in starts
+            for x in range(top + 1):
+                want = {}
+                for p in range(len(ser.plan.policies)):
+                    s = ser.choices[j][p]
+                    o = ser.scorer.outcome(task, task.pile_thirds + 3 * x, x == top)
+                    want[p, "net"], want[p, "made"] = float(o.net[s]), float(o.made[s])
+                    want[p, "points"] = float(round_points(task.pile_thirds + 3 * x))
+                got = {k: 0.0 for k in want}
+                k = max(i for i, t in enumerate(starts) if t <= x)
+                first = starts[k]
+                last = starts[k + 1] - 1 if k + 1 < len(starts) else top
+                for u in range(3):
+                    # the most a solve can leave open: the value's cell, within its piece
+                    a = cell_start(x, 3, u)
+                    ser.exact = [0] * j + [(max(a, first), min(a + 2, last))]
+                    ser.offsets[j] = u
+                    ser._values.clear()
+                    for p, what in want:
+                        got[p, what] += ser.values(p, what, exact=True)[j] / 3
+                for k, v in want.items():
+                    if math.isnan(v):
+                        assert math.isnan(got[k])
+                    else:
+                        assert got[k] == pytest.approx(v, abs=1e-9), (ser.contract, x, k)
 
 
 def test_control_variate_estimate_agrees_with_the_exact_mean_within_its_se() -> None:

@@ -323,3 +323,39 @@ def test_api_document_examples_run() -> None:
     result = doctest.testfile(str(_ROOT / "docs" / "API.md"), module_relative=False,
                               optionflags=doctest.ELLIPSIS)
     assert result.attempted > 20 and result.failed == 0
+
+
+def test_cell_bounds_hold_the_value_in_one_cell_and_settle_every_threshold() -> None:
+    from tarock_solver.solver._kernels.mtd import cell_start
+    from tarock_solver.solver.cardpoints import remaining_points
+
+    rng = np.random.default_rng(11)
+    checked = 0
+    for _ in range(250):
+        pos = Position(**random_position(rng, int(rng.integers(4, 8))))
+        want = CardPointSearch(tt_bits=10).value(pos).value
+        top = remaining_points(pos)
+        width = int(rng.choice([1, 2, 3, 5]))
+        offset = int(rng.integers(0, 7))
+        ts = [int(t) for t in rng.integers(1, top + 2, size=int(rng.integers(0, 3)))]
+        guess = int(rng.integers(-1, top + 3))
+        r, done = CardPointSearch(tt_bits=10).cell(pos, width, offset, ts, guess=guess)
+        assert done
+        assert r.lower <= want <= r.upper
+        a = cell_start(want, width, offset % width)
+        assert a <= r.lower and r.upper < a + width  # inside the value's own cell
+        for t in ts:  # which side of every threshold the value lies is proved
+            assert r.lower >= t or r.upper < t
+        if width == 1:
+            assert r.exact and r.value == want
+        checked += r.upper > r.lower
+    assert checked > 20  # the wider cells do stop short of the value
+
+
+def test_cell_middle_is_unbiased_over_the_offsets() -> None:
+    from tarock_solver.solver._kernels.mtd import cell_start
+
+    for width in (1, 3, 5):
+        for x in range(-3, 75):
+            mids = [cell_start(x, width, u) + (width - 1) / 2 for u in range(width)]
+            assert sum(mids) / width == x

@@ -91,6 +91,7 @@ class Scorer:
         self.score_fn = score_fn
         self._cache: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._thresholds: dict[tuple[int, int], int | None] = {}
+        self._pieces: dict[tuple, tuple[int, ...]] = {}
 
     def make_threshold(self, task: PlayTask) -> int | None:
         """Fewest future trick points with which plain play makes the game (None: never).
@@ -184,6 +185,33 @@ class Scorer:
                 else:
                     stack += [(a, m), (m, b)]
         return nets, made
+
+    def piece_starts(self, task: PlayTask, sets: Sequence[int]) -> tuple[int, ...]:
+        """The future card-point totals at which a new affine piece of the nets of the
+        announcement sets ``sets`` begins (0 first; taking all in play, Valat, always
+        one): between two starts every set's net is affine in the points and its result
+        (made or not) constant.  A cell estimate (:meth:`.CardPointSearch.cell`) that
+        knows which piece holds the value can then score it without knowing the value."""
+        top = task.in_play_thirds // 3
+        key = ("pieces", task.pile_thirds, top, *self._holdings(task), *sorted(set(sets)))
+        hit = self._pieces.get(key)
+        if hit is not None:
+            return hit
+        nets, made = self.net_curve(task, 0, top, sorted(set(sets)))
+        starts = {0, top}
+        gap = np.isnan(nets)
+        for k in range(1, top + 1):
+            if (made[k] != made[k - 1]).any() or (gap[k] != gap[k - 1]).any():
+                starts.add(k)
+        for k in range(2, top + 1):
+            # a kink at k - 1: the piece that ends there is affine, the next starts at k
+            d1, d0 = nets[k] - nets[k - 1], nets[k - 1] - nets[k - 2]
+            bend = ~(gap[k] | gap[k - 1] | gap[k - 2]) & (np.abs(d1 - d0) > 1e-9)
+            if bend.any() and k not in starts and k - 1 not in starts:
+                starts.add(k)
+        out = tuple(sorted(starts))
+        self._pieces[key] = out
+        return out
 
     def _holdings(self, task: PlayTask) -> tuple:
         """What the score depends on besides the points (the cache key's rest)."""

@@ -37,8 +37,9 @@ __all__ = ["ExactSolver", "GameRequest", "Request", "compile_detached", "compile
            "solve_game_one", "warm_up"]
 
 #: One position: (hands at trick 1 in seat order, declarer seat, a first guess of its
-#: value for MTD(f)); forehand leads.
-Request = tuple[tuple[int, int, int], int, int]
+#: value for MTD(f), and optionally the cell width, its offset and the thresholds of
+#: :meth:`~tarock_solver.solver.CardPointSearch.cell`); forehand leads.
+Request = tuple  # (hands, declarer, guess[, width, offset, thresholds])
 
 
 class GameRequest(NamedTuple):
@@ -115,11 +116,13 @@ def compile_detached() -> bool:
 
 
 def solve_one(search: Any, request: Request, deadline: float | None
-              ) -> tuple[int | None, int, float]:
-    """(future points or None if the deadline came first, nodes, seconds) of one position."""
+              ) -> tuple[Any, int, float]:
+    """(result or None if the deadline came first, nodes, seconds) of one position: the
+    future points, or with a cell width the cell's proved bounds ``(lower, upper)``."""
     from ..solver import Budget, Position
 
-    hands, declarer, guess = request
+    hands, declarer, guess = request[:3]
+    width, offset, thresholds = request[3:] if len(request) > 3 else (1, 0, ())
     search.clear()  # every solve from an empty table: its work does not depend on the order
     budget = None
     if deadline is not None:
@@ -128,8 +131,12 @@ def solve_one(search: Any, request: Request, deadline: float | None
             return None, 0, 0.0
         budget = Budget(seconds=left)
     t0 = time.perf_counter()
-    r = search.value(Position(hands, 0, declarer), budget, guess=guess)
-    return (r.lower if r.exact else None), int(r.nodes), time.perf_counter() - t0
+    if width == 1 and not thresholds:
+        r = search.value(Position(hands, 0, declarer), budget, guess=guess)
+        return (r.lower if r.exact else None), int(r.nodes), time.perf_counter() - t0
+    r, done = search.cell(Position(hands, 0, declarer), width, offset, thresholds, budget,
+                          guess=guess)
+    return ((r.lower, r.upper) if done else None), int(r.nodes), time.perf_counter() - t0
 
 
 def solve_game_one(rules: Any, request: GameRequest, deadline: float | None
@@ -295,7 +302,7 @@ class ExactSolver:
                 nets = [float(self.solve_game(r)) for r in requests]
                 self.game_solves += len(nets)
                 return nets
-            values = [int(v) for v in self.solve_batch([(h, d) for h, d, _ in requests])]
+            values = [int(v) for v in self.solve_batch([tuple(r[:2]) for r in requests])]
             self.solves += len(values)
             return list(values)
         limit = None if deadline is None else deadline + GRACE

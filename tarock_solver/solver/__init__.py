@@ -24,7 +24,8 @@ One position type, one budget, one result type, two searches::
 * :class:`SearchResult` — ``lower``/``upper`` (equal: exact), nodes, seconds, tests,
   ``detail``; ``.value`` raises :class:`OverBudget` rather than guess (:mod:`.result`).
 * :class:`CardPointSearch` — the declarer's future card points: ``value`` (MTD(f),
-  optional first guess and first test), ``reaches`` (the make test), ``card_values``
+  optional first guess and first test), ``cell`` (the value's cell of a grid, for
+  unbiased estimates at less cost), ``reaches`` (the make test), ``card_values``
   (:mod:`.cardpoints`); :func:`solve_position` / :func:`solve_cards` on a
   process-wide search.
 * :class:`GamePointSearch` — the net game points of one :class:`Payoff` (birds,
@@ -43,6 +44,7 @@ from .budget import UNLIMITED, Budget
 from .cardpoints import (
     DEFAULT_TT_BITS,
     CardPointSearch,
+    cell_start,
     default_search,
     kernels_cached,
     remaining_points,
@@ -70,7 +72,7 @@ __all__ = [
     "ANNOUNCEABLE", "DEFAULT_TT_BITS", "UNLIMITED", "AnnouncementChoice", "Budget",
     "CardPointSearch", "GamePointResult", "GamePointSearch", "OverBudget", "Payoff",
     "Position", "SearchResult", "SearchStats", "announcement_options", "best_announcements",
-    "bird_bits", "deal_game_points", "default_search", "game_kernels_cached", "kernels_cached",
+    "bird_bits", "cell_start", "deal_game_points", "default_search", "game_kernels_cached", "kernels_cached",
     "make_payoff", "remaining_points", "reserved_birds", "solve_cards", "solve_game_points",
     "solve_many", "solve_position",
 ]

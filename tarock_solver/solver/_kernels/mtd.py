@@ -19,14 +19,28 @@ from .cardpoint import TT_COLUMNS, legal_cards, remaining_points, search
 from .play import NOM, _beats, _bit
 from .stats import NSTATS, ST_ABORTED, ST_NODES
 
+#: No thresholds (the exact value, or a cell alone).
+NO_THRESHOLDS = np.empty(0, np.int64)
+
+
+@njit(cache=True, inline="always")
+def cell_start(y, width, offset):
+    """The start of the cell of the grid ``offset + k·width`` that holds ``y``."""
+    return offset + width * ((y - offset) // width)
+
 
 @njit(cache=True, nogil=True)
-def mtd_bounds(hands, leader, tcards, ntrick, declarer, birds, guess, first_test, tt, stats,
-               bounds):
-    """Bounds on the value into ``bounds[0:2]`` (equal: exact); returns the tests run.
+def mtd_bounds(hands, leader, tcards, ntrick, declarer, birds, guess, first_test, width,
+               offset, thresholds, tt, stats, bounds):
+    """Bounds on the value into ``bounds[0:2]``; returns the tests run.
 
     MTD(f) from ``guess`` (outside 0..max: the middle of the range), after one test at
-    ``first_test`` if it lies inside the range (a make threshold).
+    ``first_test`` if it lies inside the range (a make threshold).  With ``width`` 1 the
+    bounds meet (the exact value).  With a wider grid the tests stop once both bounds lie
+    in one cell ``[offset + k·width, offset + (k+1)·width)`` and on one side of every
+    value in ``thresholds`` (``value >= t`` known): every test but the last one or two is
+    then at a grid point, and most of them away from the value, where the proofs are
+    cheaper than the two right at it that an exact value needs.
     """
     lower = 0
     upper = remaining_points(hands, ntrick, tcards)
@@ -41,8 +55,12 @@ def mtd_bounds(hands, leader, tcards, ntrick, declarer, birds, guess, first_test
             else:
                 lower = max(lower, g)
     g = guess if lower <= guess <= upper else (lower + upper) // 2
-    while lower < upper and not stats[ST_ABORTED]:
-        b = g if g > lower else lower + 1
+    while (cell_start(lower, width, offset) != cell_start(upper, width, offset)
+           and not stats[ST_ABORTED]):
+        # the grid point at or below the guess, kept inside (lower, upper]
+        b = cell_start(min(max(g, lower + 1), upper), width, offset)
+        if b <= lower:
+            b += width
         tests += 1
         g = search(hands, leader, tcards, ntrick, declarer, birds, b - 1, b, tt, stats)
         if stats[ST_ABORTED]:
@@ -51,6 +69,19 @@ def mtd_bounds(hands, leader, tcards, ntrick, declarer, birds, guess, first_test
             upper = g
         else:
             lower = g
+    for i in range(thresholds.shape[0]):
+        t = thresholds[i]
+        if stats[ST_ABORTED]:
+            break
+        if lower < t <= upper:
+            tests += 1
+            g = search(hands, leader, tcards, ntrick, declarer, birds, t - 1, t, tt, stats)
+            if stats[ST_ABORTED]:
+                break
+            if g < t:
+                upper = g
+            else:
+                lower = g
     bounds[0] = lower
     bounds[1] = upper
     return tests
@@ -109,8 +140,8 @@ def card_bounds(hands, leader, tcards, ntrick, declarer, birds, tt, stats, lows,
             bounds[0] = 0
             bounds[1] = remaining_points(child, nt, ctc)
         else:
-            tests += mtd_bounds(child, lead, ctc, nt, declarer, birds, guess - g, -1, tt,
-                                stats, bounds)
+            tests += mtd_bounds(child, lead, ctc, nt, declarer, birds, guess - g, -1, 1, 0,
+                                NO_THRESHOLDS, tt, stats, bounds)
         lows[c] = g + bounds[0]
         ups[c] = g + bounds[1]
         # the next card's value is usually close: start its search there
@@ -138,7 +169,7 @@ def solve_batch(hands, leaders, tcards, ntricks, declarers, birds, targets, tt_b
             before = st[ST_NODES]
             if targets[i] < 0:
                 mtd_bounds(hands[i], leaders[i], tcards[i], ntricks[i], declarers[i], birds[i],
-                           -1, -1, tt, st, bounds)
+                           -1, -1, 1, 0, NO_THRESHOLDS, tt, st, bounds)
                 out[i] = bounds[0]
             else:
                 t = targets[i]
