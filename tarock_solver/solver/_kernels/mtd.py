@@ -29,6 +29,18 @@ def cell_start(y, width, offset):
     return offset + width * ((y - offset) // width)
 
 
+@njit(cache=True, inline="always")
+def _narrow(hands, leader, tcards, ntrick, declarer, birds, b, lower, upper, tt, stats):
+    """One null-window test "value >= b": the bounds it leaves (unchanged when the budget
+    ran out) and its fail-soft result."""
+    g = search(hands, leader, tcards, ntrick, declarer, birds, b - 1, b, tt, stats)
+    if stats[ST_ABORTED]:
+        return lower, upper, g
+    if g < b:
+        return lower, min(upper, g), g
+    return max(lower, g), upper, g
+
+
 @njit(cache=True, nogil=True)
 def mtd_bounds(hands, leader, tcards, ntrick, declarer, birds, guess, first_test, width,
                offset, thresholds, tt, stats, bounds):
@@ -47,13 +59,8 @@ def mtd_bounds(hands, leader, tcards, ntrick, declarer, birds, guess, first_test
     tests = 0
     if lower < first_test <= upper:
         tests += 1
-        g = search(hands, leader, tcards, ntrick, declarer, birds, first_test - 1, first_test,
-                   tt, stats)
-        if not stats[ST_ABORTED]:
-            if g < first_test:
-                upper = min(upper, g)
-            else:
-                lower = max(lower, g)
+        lower, upper, g = _narrow(hands, leader, tcards, ntrick, declarer, birds, first_test,
+                                  lower, upper, tt, stats)
     g = guess if lower <= guess <= upper else (lower + upper) // 2
     while (cell_start(lower, width, offset) != cell_start(upper, width, offset)
            and not stats[ST_ABORTED]):
@@ -62,26 +69,16 @@ def mtd_bounds(hands, leader, tcards, ntrick, declarer, birds, guess, first_test
         if b <= lower:
             b += width
         tests += 1
-        g = search(hands, leader, tcards, ntrick, declarer, birds, b - 1, b, tt, stats)
-        if stats[ST_ABORTED]:
-            break
-        if g < b:
-            upper = g
-        else:
-            lower = g
+        lower, upper, g = _narrow(hands, leader, tcards, ntrick, declarer, birds, b, lower,
+                                  upper, tt, stats)
     for i in range(thresholds.shape[0]):
         t = thresholds[i]
         if stats[ST_ABORTED]:
             break
         if lower < t <= upper:
             tests += 1
-            g = search(hands, leader, tcards, ntrick, declarer, birds, t - 1, t, tt, stats)
-            if stats[ST_ABORTED]:
-                break
-            if g < t:
-                upper = g
-            else:
-                lower = g
+            lower, upper, g = _narrow(hands, leader, tcards, ntrick, declarer, birds, t, lower,
+                                      upper, tt, stats)
     bounds[0] = lower
     bounds[1] = upper
     return tests
