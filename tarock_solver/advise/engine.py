@@ -127,11 +127,12 @@ class AdviceSettings:
     is an option that needs no solve), the next world of the one with the fewest
     first; the others are screened out and come back if the ranking changes.
     ``max_exact``: cap per contract (None: every evaluated world), which bounds
-    the work of a run without a time limit.  ``cell_width``: the exact solves stop at
-    a cell of that many points (odd; 1: exact values; see :meth:`ContractSeries.values`).  ``birds``: game-point solves of plain
+    the work of a run without a time limit.  ``birds``: game-point solves of plain
     play for the silent birds, from ``birds_from`` card-point worlds of a contender
     on, one for every ``bird_every`` more (a game-point solve costs 3–25 card-point
-    solves, so the card points keep most of the exact work).
+    solves, so the card points keep most of the exact work).  ``cell_width``: the
+    exact solves stop at a cell of that many points (odd; 1: exact values; see
+    :meth:`ContractSeries.values`).
     """
 
     inner: int = 64
@@ -236,8 +237,7 @@ class ContractSeries:
         if what == "points":
             return round_points(task.pile_thirds + 3 * mid)
         s = self.choices[j][policy]
-        # the pieces the solve settled: those of every set chosen in the world
-        starts = self.scorer.piece_starts(task, sorted(set(self.choices[j])))
+        starts = self._piece_starts(j)  # the pieces the solve settled
         k = bisect.bisect_right(starts, int(lo)) - 1
         first = starts[k]
         last = starts[k + 1] - 1 if k + 1 < len(starts) else first
@@ -252,11 +252,13 @@ class ContractSeries:
         o2 = self.scorer.outcome(task, task.pile_thirds + 3 * (first + 1), first + 1 == top)
         return float(o.net[s] + (o2.net[s] - o.net[s]) * (mid - first))
 
+    def _piece_starts(self, j: int) -> tuple[int, ...]:
+        """Where the nets of every announcement set chosen in world ``j`` change piece."""
+        return self.scorer.piece_starts(self.tasks[j], sorted(set(self.choices[j])))
+
     def thresholds(self, j: int) -> tuple[int, ...]:
-        """The totals whose side an exact solve of world ``j`` must settle: where the
-        nets of the announcement sets chosen there change piece."""
-        starts = self.scorer.piece_starts(self.tasks[j], sorted(set(self.choices[j])))
-        return tuple(t for t in starts if t > 0)
+        """The totals whose side an exact solve of world ``j`` must settle."""
+        return self._piece_starts(j)[1:]  # the first start, 0, is settled by itself
 
     def _grown(self, key: tuple, n: int, value: Callable[[int], float]) -> np.ndarray:
         """The memo ``key`` of a per-world quantity over worlds 0 … n-1, its known prefix

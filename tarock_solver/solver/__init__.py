@@ -72,7 +72,7 @@ __all__ = [
     "ANNOUNCEABLE", "DEFAULT_TT_BITS", "UNLIMITED", "AnnouncementChoice", "Budget",
     "CardPointSearch", "GamePointResult", "GamePointSearch", "OverBudget", "Payoff",
     "Position", "SearchResult", "SearchStats", "announcement_options", "best_announcements",
-    "bird_bits", "cell_start", "deal_game_points", "default_search", "game_kernels_cached", "kernels_cached",
-    "make_payoff", "remaining_points", "reserved_birds", "solve_cards", "solve_game_points",
+    "bird_bits", "cell_start", "deal_game_points", "default_search", "game_kernels_cached",
+    "kernels_cached", "make_payoff", "remaining_points", "reserved_birds", "solve_cards", "solve_game_points",
     "solve_many", "solve_position",
 ]

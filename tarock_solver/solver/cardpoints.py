@@ -33,8 +33,9 @@ from .budget import Budget
 from .position import Position
 from .result import SearchResult, SearchStats
 
-__all__ = ["DEFAULT_TT_BITS", "CardPointSearch", "cell_start", "check_tt_bits", "default_search",
-           "kernels_cached", "remaining_points", "solve_cards", "solve_position"]
+__all__ = ["DEFAULT_TT_BITS", "CardPointSearch", "cell_start", "check_tt_bits",
+           "default_search", "kernels_cached", "remaining_points", "solve_cards",
+           "solve_position"]
 
 #: Default table size: 2**21 rows of 64 bytes (128 MiB: 2**22 rank-only entries, or
 #: 2**22 exact-key ones when birds are announced).  Measured on full deals: 2**22 rows
@@ -53,9 +54,9 @@ def check_tt_bits(tt_bits: int | None, default: int = DEFAULT_TT_BITS) -> int:
 
 
 def cell_start(y: int, width: int, offset: int) -> int:
-    """The start of the cell of the grid ``offset + k·width`` that holds ``y`` (the
-    kernel's :func:`._kernels.mtd.cell_start`, for callers outside numba)."""
-    return offset + width * ((y - offset) // width)
+    """The start of the cell of the grid ``offset + k·width`` that holds ``y``: the
+    kernel's :func:`._kernels.mtd.cell_start`, run as plain Python (nothing to compile)."""
+    return mtd.cell_start.py_func(y, width, offset)
 
 
 def remaining_points(position: Position) -> int:
