@@ -31,7 +31,10 @@ is the evaluator's value smoothed over its error
 (``rounded_…``) the ones with the value of the rounded estimate.
 
 ``--gains`` does the same for every announcement option's paired gain over plain
-play (the same solves score every option), each distinct option once.
+play (the same solves score every option), each distinct option once: the adviser's
+estimate, whose residual variance is floored by the model's
+(:meth:`~tarock_solver.advise.engine.ContractSeries.gain_terms`), and beside it the
+unfloored one (``unfloored_n8`` …).
 
 ``--birds`` also solves every world's plain play for game points (the adviser's
 :func:`~tarock_solver.advise.exact.solve_game_one`): the reference is the plain
@@ -138,7 +141,10 @@ def _gains(ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
         res = {"exact_mean": float(e.mean()), "evaluator_mean": float(smooth.mean()),
                "sd": float(e.std(ddof=1)), "residual_sd": float((x - smooth).std(ddof=1)),
                "rounded_residual_sd": float((x - g).std(ddof=1))}
-        res.update(_cv_agreement(smooth, x, res["exact_mean"], rng, args.subsets))
+        floor = ser.smoothed(p, "gain_variance")
+        res.update(_cv_agreement(smooth, x, res["exact_mean"], rng, args.subsets, floor=floor))
+        res.update({"unfloored_" + k: v for k, v in
+                    _cv_agreement(smooth, x, res["exact_mean"], rng, args.subsets).items()})
         res.update({"rounded_" + k: v for k, v in
                     _cv_agreement(g, x, res["exact_mean"], rng, args.subsets).items()})
         out[pol.name] = res
@@ -146,13 +152,19 @@ def _gains(ser, rng: np.random.Generator, args: argparse.Namespace) -> dict:
 
 
 def _cv_agreement(g: np.ndarray, x: np.ndarray, ref: float, rng: np.random.Generator,
-                  subsets: int, *, flag: bool = False) -> dict:
+                  subsets: int, *, flag: bool = False, floor: np.ndarray | None = None) -> dict:
     """For n in :data:`NS`: the two-term control-variate estimate (evaluator ``g`` on every
     world, exact ``x`` on n of them) against the reference (:func:`_agreement`); ``flag``:
-    a made flag, whose residual variance the adviser floors by the Bernoulli model's."""
-    return {f"n{n}": _agreement(
-        lambda order, n=n: combine(cv_terms(g[order], x[order][:n], flag=flag), min_prefix=2),
-        len(g), ref, rng, subsets) for n in NS}
+    a made flag, whose residual variance the adviser floors by the Bernoulli model's;
+    ``floor``: per world, a model variance the residuals' is floored by (a gain's)."""
+    def estimate(order: np.ndarray, n: int):
+        terms = cv_terms(g[order], x[order][:n], flag=flag)
+        if floor is not None:
+            terms[1] = PrefixTerm(terms[1].values, correction=True, floor=floor[order][:n])
+        return combine(terms, min_prefix=2)
+
+    return {f"n{n}": _agreement(lambda order, n=n: estimate(order, n), len(g), ref, rng,
+                                subsets) for n in NS}
 
 
 def _agreement(estimate: Callable[[np.ndarray], Estimate], worlds: int, ref: float,

@@ -778,6 +778,54 @@ def test_p_make_keeps_the_bernoulli_se_of_its_smoothed_variate() -> None:
     assert ser.terms(0, "net")[1].floor is None  # nets keep their sample variance
 
 
+def test_an_announcement_gain_keeps_the_variance_its_smoothed_variate_implies() -> None:
+    """An announcement's gain over plain play: the same mean as the two nets' difference,
+    and its residuals' variance floored by the model's variance of the gain given the
+    estimate (a prefix that never saw the target missed would otherwise claim an SE near
+    zero).  The model's variance is that of the gain over the smoothing's normal error:
+    large at a target's threshold, nil far from every threshold."""
+    from tarock_solver.advise.cv import combine
+    from tarock_solver.advise.engine import SMOOTHING_SD, _rounded_normal
+
+    eng = engine_for(request(contracts=("two",)), 24)
+    ser = eng.series["two"]
+    ser.exact = all_trick_points([(t.hands, 0) for t in ser.tasks])[:MIN_EXACT]
+    ser._values.clear()
+    floored = 0
+    for p in range(1, len(ser.plan.policies)):
+        terms = ser.gain_terms(p)
+        four = ser.terms(p, "net") + ser.terms(0, "net", -1.0)
+        a, b = combine(terms, min_prefix=MIN_EXACT), combine(four, min_prefix=MIN_EXACT)
+        assert a.mean == pytest.approx(b.mean, abs=1e-9)
+        floor = float(np.mean(terms[1].floor))
+        if floor <= np.var(terms[1].values, ddof=1):
+            assert a.se == pytest.approx(b.se, rel=1e-9, abs=1e-9)
+        else:
+            floored += 1
+            assert a.se > b.se
+            assert combine(terms[1:], min_prefix=MIN_EXACT).se == pytest.approx(
+                math.sqrt(floor / MIN_EXACT))
+    assert floored >= 1  # the case under test occurs
+
+    p = [pol.name for pol in ser.plan.policies].index("absolut@before")
+    task, chosen, plain = ser.tasks[0], ser.choices[0][p], ser.choices[0][0]
+    top = task.in_play_thirds // 3
+    curve = ser.scorer.net_curve(task, 0, top, [chosen, plain])[0]
+    gain = curve[:, 0] - curve[:, 1]
+    k = int(np.argmax(np.abs(np.diff(gain)))) + 1  # the total where the gain jumps most
+    for e, at_risk in ((float(k), True), (float(k + 15 if k + 15 < top - 10 else k - 15), False)):
+        ser.estimates[0] = e
+        ser._values.clear()
+        ser._smoothed.clear()
+        w = _rounded_normal(e, SMOOTHING_SD, top)
+        model = float(w @ gain ** 2 - (w @ gain) ** 2)
+        got = ser.smoothed(p, "gain_variance")[0]
+        jump = float(np.max(np.abs(np.diff(gain))))
+        # the smoothing's window (4 SD) leaves out 1e-4 of the weight
+        assert got == pytest.approx(model, abs=1e-3 * jump ** 2)
+        assert (got > 0.1 * jump ** 2) if at_risk else (got < 1e-3 * jump ** 2)
+
+
 def test_the_adaptive_score_curve_equals_the_score_at_every_total() -> None:
     """net_curve scores only where the curve bends; it must equal scoring every total."""
     eng = engine_for(request(contracts=("two", "one")), 6)

@@ -278,7 +278,8 @@ class ContractSeries:
     def smoothed(self, policy: int, what: str) -> np.ndarray:
         """Per world: the policy's ``net`` or ``made`` averaged over the evaluator's error,
         the future card points taken as the estimate plus a normal error of
-        :data:`SMOOTHING_SD`, rounded and clipped to 0 … all in play.
+        :data:`SMOOTHING_SD`, rounded and clipped to 0 … all in play; ``gain_variance``:
+        the variance of its net minus plain play's under the same error.
 
         A function of the evaluator's estimate alone, so a valid control variate; unlike
         the value of the rounded estimate it is not constant across the worlds whose
@@ -286,7 +287,7 @@ class ContractSeries:
         them), so a correction that saw no miss does not get an SE of zero.  Memoised as
         :meth:`values`."""
         self.smooth()
-        row = 0 if what == "net" else 1
+        row = {"net": 0, "made": 1, "gain_variance": 2}[what]
         return self._grown((policy, what, "smoothed"), len(self._smoothed),
                            lambda j: self._smoothed[j][row, self.choices[j][policy]])
 
@@ -309,11 +310,17 @@ class ContractSeries:
             w_in[-1] += w[hi + 1:].sum()
             sets = sorted(set(self.choices[j]))
             nets, made = self.scorer.net_curve(task, lo, hi, sets)
-            out = np.full((2, len(self.plan.annsets)), np.nan)
+            out = np.full((3, len(self.plan.annsets)), np.nan)
             # a set the score leaves undefined at some total: the rounded estimate's value
             gap = np.isnan(nets).any(axis=0)
-            out[0, sets] = np.where(gap, nets[r - lo], w_in @ np.where(np.isnan(nets), 0.0, nets))
+            filled = np.where(np.isnan(nets), 0.0, nets)
+            out[0, sets] = np.where(gap, nets[r - lo], w_in @ filled)
             out[1, sets] = np.where(gap, made[r - lo], w_in @ made)
+            # the model's variance of each set's net minus plain play's (the gain floor)
+            diff = filled - filled[:, [sets.index(self.choices[j][0])]]
+            mean = w_in @ diff
+            var = np.maximum(w_in @ (diff * diff) - mean * mean, 0.0)
+            out[2, sets] = np.where(gap | gap[sets.index(self.choices[j][0])], 0.0, var)
             self._smoothed.append(out)
 
     def birds(self) -> np.ndarray:
@@ -352,6 +359,26 @@ class ContractSeries:
                 floor = floor[worlds[:len(floor)]]
         # no exact world yet: d is empty, and the estimate is the evaluator's (no SE)
         return [PrefixTerm(g, weight), PrefixTerm(d, weight, correction=True, floor=floor)]
+
+    def gain_terms(self, policy: int, worlds: np.ndarray | None = None) -> list[PrefixTerm]:
+        """The control-variate terms of a policy's net minus plain play's, world by world
+        (optionally on a masked subset of the worlds).
+
+        The same mean and, without the floor, the same SE as the four terms of the two
+        nets; as one difference its residuals' variance can be floored by the model's
+        (the smoothed variate's variance of the gain given the estimate, as a made
+        flag's by its Bernoulli variance).  An announcement's gain is often nonzero on
+        few worlds — a target at risk, a miss now and then — and a prefix that saw none
+        of them has near-zero residuals: its sample variance would claim a certainty
+        the worlds do not have (measured: within 2 SE of the plain exact mean on 23 % of
+        8-world subsets)."""
+        g = self.smoothed(policy, "net") - self.smoothed(0, "net")
+        x = self.values(policy, "net", exact=True) - self.values(0, "net", exact=True)
+        d = x - g[:len(x)]
+        floor = self.smoothed(policy, "gain_variance")[:len(x)]
+        if worlds is not None:
+            g, d, floor = g[worlds[:len(g)]], d[worlds[:len(d)]], floor[worlds[:len(floor)]]
+        return [PrefixTerm(g), PrefixTerm(d, correction=True, floor=floor)]
 
     def estimate(self, policy: int, what: str) -> Estimate:
         """The control-variate estimate; with fewer than ``MIN_EXACT`` exact worlds the

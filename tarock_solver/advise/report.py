@@ -133,8 +133,7 @@ def _announce_rate(ser: ContractSeries, p: int) -> tuple[float, bool]:
 def _gain(ser: ContractSeries, policy: int, min_prefix: int,
           worlds: np.ndarray | None = None) -> Estimate:
     """A policy's net minus plain play's, paired on the same worlds (optionally masked)."""
-    return combine(ser.terms(policy, "net", worlds=worlds)
-                   + ser.terms(0, "net", -1.0, worlds=worlds), min_prefix=min_prefix)
+    return combine(ser.gain_terms(policy, worlds), min_prefix=min_prefix)
 
 
 def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
