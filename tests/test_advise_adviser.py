@@ -826,6 +826,44 @@ def test_an_announcement_gain_keeps_the_variance_its_smoothed_variate_implies() 
         assert (got > 0.1 * jump ** 2) if at_risk else (got < 1e-3 * jump ** 2)
 
 
+def test_a_deadline_cut_leaves_the_worlds_finished_after_it_in_the_estimate() -> None:
+    """Under a deadline the exact worlds are every finished solve: world 2 cut short ends
+    the prefix, but worlds 3 and 5 (one finished before the cut arrived, one after) are
+    used; the estimate is the evaluator's mean plus the mean correction over exactly
+    those worlds, with the SE of a correction on four worlds."""
+    from tarock_solver.advise.cv import combine
+
+    eng = engine_for(request(contracts=("two",)), 12)
+    ser = eng.series["two"]
+    truth = all_trick_points([(t.hands, 0) for t in ser.tasks])
+    eng.apply("two", 1, truth[1])
+    eng.apply("two", 3, truth[3])
+    eng.apply("two", 0, truth[0])
+    assert ser.exact_worlds().tolist() == [0, 1] and not ser.cut
+    eng.apply("two", 2, None)  # the deadline cut world 2 short
+    eng.apply("two", 5, truth[5])
+    eng.apply("two", 4, None)
+    assert ser.cut and ser.exact_worlds().tolist() == [0, 1, 3, 5]
+    x = ser.values(0, "points", exact=True)
+    ser_all = engine_for(request(contracts=("two",)), 12).series["two"]
+    ser_all.exact = truth
+    assert x.tolist() == ser_all.values(0, "points", exact=True)[[0, 1, 3, 5]].tolist()
+    g = ser.values(0, "points", exact=False)
+    terms = ser.terms(0, "points")
+    e = combine(terms, min_prefix=2)
+    assert e.mean == pytest.approx(g.mean() + np.mean(x - g[[0, 1, 3, 5]]))
+    assert e.exact == 4
+    d = x - g[[0, 1, 3, 5]]
+    cross = np.cov(g[[0, 1, 3, 5]], d)[0, 1]
+    expect = g.var(ddof=1) / 12 + d.var(ddof=1) / 4 + 2 * cross * 4 / (12 * 4)
+    assert e.se == pytest.approx(math.sqrt(expect))
+    # a half for cross-fitting keeps the finished worlds that lie in it
+    half = np.arange(12) % 2 == 1
+    h = combine(ser.terms(0, "points", worlds=half), min_prefix=2)
+    assert h.exact == 3 and h.mean == pytest.approx(
+        g[half].mean() + np.mean((x - g[[0, 1, 3, 5]])[[1, 2, 3]]))
+
+
 def test_the_adaptive_score_curve_equals_the_score_at_every_total() -> None:
     """net_curve scores only where the curve bends; it must equal scoring every total."""
     eng = engine_for(request(contracts=("two", "one")), 6)

@@ -75,6 +75,34 @@ def test_the_paired_se_of_mixed_prefixes_matches_replications() -> None:
     assert np.mean(var) == pytest.approx(est.var(), rel=0.12)
 
 
+def test_the_paired_se_of_terms_on_any_sets_of_worlds_matches_replications() -> None:
+    """Terms on sets of worlds other than prefixes (a run's finished solves): the
+    covariance of two means counts the worlds they share, |S_a ∩ S_b| / (|S_a| |S_b|)."""
+    rng = np.random.default_rng(4)
+    reps, big_n = 3000, 80
+    est, var = [], []
+    for _ in range(reps):
+        w = rng.normal(0, 8, big_n)
+        xa, xb = w + 2 + rng.normal(0, 2, big_n), w + rng.normal(0, 2, big_n)
+        ga, gb = xa + rng.normal(1, 2, big_n), xb + rng.normal(-1, 2, big_n)
+        sa = np.sort(rng.choice(big_n, 12, replace=False))
+        sb = np.sort(np.union1d(sa[:6], rng.choice(big_n, 14, replace=False)))
+        e = combine([PrefixTerm(ga), PrefixTerm(xa[sa] - ga[sa], correction=True, worlds=sa),
+                     PrefixTerm(gb, -1.0),
+                     PrefixTerm(xb[sb] - gb[sb], -1.0, correction=True, worlds=sb)])
+        est.append(e.mean)
+        var.append(e.se ** 2)
+    est = np.array(est)
+    assert abs(est.mean() - 2) < 4 * est.std() / math.sqrt(reps)
+    assert np.mean(var) == pytest.approx(est.var(), rel=0.12)
+    # prefixes given as explicit worlds are the prefixes
+    g, x = w + 1.0, w + rng.normal(0, 2, big_n)
+    a = combine(cv_terms(g, x[:10]))
+    b = combine([PrefixTerm(g, worlds=np.arange(big_n)),
+                 PrefixTerm(x[:10] - g[:10], correction=True, worlds=np.arange(10))])
+    assert (a.mean, a.se) == pytest.approx((b.mean, b.se))
+
+
 def test_short_prefixes_give_no_se() -> None:
     g = np.arange(30.0)
     e = combine(cv_terms(g, g[:3]), min_prefix=8)

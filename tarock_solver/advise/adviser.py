@@ -87,7 +87,7 @@ def advise(req: AdviceRequest) -> Advice:
         "seed": int(req.seed),
         "samples_requested": int(req.samples),
         "worlds": result.worlds,
-        "exact_worlds": {c: len(s.exact) for c, s in result.series.items()},
+        "exact_worlds": {c: len(s.exact_worlds()) for c, s in result.series.items()},
         "bird_worlds": {c: len(s.birds()) for c, s in result.series.items()},
         "exact_cut_by_deadline": [c for c, s in result.series.items() if s.cut],
         "contenders": result.contenders,

@@ -11,12 +11,13 @@ independent draws and the first ``n`` of them are a random subset.  Its
 variance is small when the evaluator is good: the first mean has the spread of
 ``g`` over many worlds, the second only the evaluator's residuals over a few.
 
-In general an estimate here is a signed sum of prefix means ``Σ_k w_k ·
-mean(h_k[:n_k])`` of per-world terms (a paired difference of two options is
-four of them).  Over independent worlds, ``Cov(mean h_k[:n_k], mean
-h_l[:n_l]) = Cov(h_k, h_l) / max(n_k, n_l)``, so the variance is
-``Σ_{k,l} w_k w_l C_kl / max(n_k, n_l)`` with ``C_kl`` the sample covariance of
-the two terms on the worlds where both are known (the shorter prefix).
+In general an estimate here is a signed sum of means ``Σ_k w_k · mean(h_k over
+S_k)`` of per-world terms over sets of worlds ``S_k`` (a prefix by default; the
+exact worlds of a run cut by its deadline are every world whose solve finished),
+a paired difference of two options being four of them.  Over independent
+worlds, ``Cov(mean_{S_k} h_k, mean_{S_l} h_l) = |S_k ∩ S_l| · Cov(h_k, h_l) /
+(|S_k| |S_l|)`` (``1 / max(n_k, n_l)`` for two prefixes), with ``C_kl`` the sample
+covariance of the two terms on the worlds where both are known.
 
 A correction measured on fewer worlds than an SE needs is *shrunk*: its mean enters
 with weight ``n / (n + TENTATIVE_SHRINK)``.  The estimate is then tentative (no SE)
@@ -61,7 +62,8 @@ TENTATIVE_SHRINK = 20.0
 
 @dataclass(frozen=True)
 class PrefixTerm:
-    """``weight × mean(values)``: ``values`` are the term on worlds 0 … len-1.
+    """``weight × mean(values)``: ``values`` are the term on worlds 0 … len-1, or on the
+    increasing world indices ``worlds`` when given.
     ``correction``: the values are exact − evaluator residuals (shrunk while short).
     ``floor``: per world, a model's variance of the values; the term's variance is never
     taken below its mean over the prefix (see :func:`combine`)."""
@@ -70,6 +72,13 @@ class PrefixTerm:
     weight: float = 1.0
     correction: bool = False
     floor: np.ndarray | None = None
+    worlds: np.ndarray | None = None
+
+    def world_indices(self) -> np.ndarray:
+        """The worlds of :attr:`values`, in order."""
+        if self.worlds is None:
+            return np.arange(len(self.values))
+        return np.asarray(self.worlds, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -126,15 +135,28 @@ def combine(terms: Sequence[PrefixTerm], *, min_prefix: int = 2) -> Estimate:
     for a, ta in enumerate(terms):
         for b in range(a, len(terms)):
             tb = terms[b]
-            m = min(lengths[a], lengths[b])
-            xa = np.asarray(ta.values[:m], dtype=np.float64)
-            xb = np.asarray(tb.values[:m], dtype=np.float64)
+            xa, xb = _common(ta, tb)
+            m = len(xa)
+            if m < 2:
+                continue  # (a ≠ b) at most one world in common: no covariance to count
             cov = float(((xa - xa.mean()) * (xb - xb.mean())).sum() / (m - 1))
             if a == b and ta.floor is not None:
-                cov = max(cov, float(np.mean(ta.floor[:m])))
-            contrib = ta.weight * tb.weight * cov / max(lengths[a], lengths[b])
+                cov = max(cov, float(np.mean(ta.floor)))
+            contrib = ta.weight * tb.weight * cov * m / (lengths[a] * lengths[b])
             var += contrib if a == b else 2.0 * contrib
     return Estimate(mean, math.sqrt(max(var, 0.0)), max(lengths), min(lengths))
+
+
+def _common(a: PrefixTerm, b: PrefixTerm) -> tuple[np.ndarray, np.ndarray]:
+    """The two terms' values on the worlds where both are known, aligned."""
+    va = np.asarray(a.values, dtype=np.float64)
+    vb = np.asarray(b.values, dtype=np.float64)
+    if a.worlds is None and b.worlds is None:
+        m = min(len(va), len(vb))
+        return va[:m], vb[:m]
+    _, ia, ib = np.intersect1d(a.world_indices(), b.world_indices(), assume_unique=True,
+                               return_indices=True)
+    return va[ia], vb[ib]
 
 
 def cv_terms(evaluator: np.ndarray, exact: np.ndarray, weight: float = 1.0, *,

@@ -20,21 +20,23 @@ the decision is; passing is one of them when it ranks there, and needs no solve;
 ranking never looks at the exact corrections, so how many exact worlds a contract
 gets does not depend on how its corrections came out).  A
 control-variate estimate (:mod:`.cv`) is the evaluator's mean over every world
-plus the mean exact − evaluator correction on the prefix: unbiased however
-wrong the evaluator is.  For nets and P(make) the evaluator's value of a world
+plus the mean exact − evaluator correction on the worlds solved exactly:
+unbiased however wrong the evaluator is.  For nets and P(make) the evaluator's value of a world
 is its net (result) averaged over the evaluator's own error
 (:meth:`ContractSeries.smoothed`), any function of the estimate being a valid
 control variate: where a target is at risk the variate says so, and a few exact
-worlds that all made it do not give an SE of zero.  A solve the deadline cuts
-short ends its contract's prefix (the worlds after it are not used), so hard
-worlds are never dropped in favour of easy ones.  Under a deadline the prefix's
-length still depends on the solve times, which correlate weakly with the
-residuals (slow worlds run a little below the evaluator): a bias of order 1/n
-remains, as in any time-limited sampling — simulated on 18 hands' solve times
-and residuals, 0.05 card points on average and 0.23 at most (about 6 exact
-worlds), against SEs of 0.3–1.4 (``benchmarks/EXPERIMENTS.md``, session 17).
-Which worlds are solved depends only on earlier results, never on timing or on
-the number of workers.
+worlds that all made it do not give an SE of zero.  Without a deadline every
+requested world is solved.  Under one, the exact worlds are those whose solves
+finished (:meth:`ContractSeries.exact_worlds`; the ones cut short are counted):
+the solve in progress when time runs out is more often a slow one, and solve
+times correlate weakly with the residuals (slow worlds run a little below the
+evaluator), so a bias of order 1/n remains, as in any time-limited sampling —
+simulated on 18 hands' solve times and residuals, 0.06 card points on average
+and 0.2 at most, against SEs of 0.3–1.4; keeping only the prefix before the
+first cut solve was biased about as much and threw away what one thread solved
+while another was held by a slow world (``benchmarks/EXPERIMENTS.md``,
+session 17).  Which worlds are requested depends only on earlier results,
+never on timing or on the number of workers.
 
 **Cells.**  An exact solve stops once it has proved which cell of width
 ``cell_width`` (3) of a grid at the world's offset holds the future points and
@@ -177,7 +179,8 @@ class ContractSeries:
     #: upper) or an int (known exactly: tests)
     exact: list = field(default_factory=list)
     planned: int = 0  # worlds whose exact solve was requested (the prefix to come)
-    #: Exact values that arrived ahead of the prefix (world → value, None: cut short).
+    #: Exact values that arrived ahead of the prefix (world → value, None: cut short);
+    #: once the prefix is cut, the worlds finished after it (see :meth:`exact_worlds`).
     pending: dict[int, int | None] = field(default_factory=dict)
     #: The prefix ended at a solve the deadline cut short.
     cut: bool = False
@@ -201,7 +204,7 @@ class ContractSeries:
         return len(self.estimates)
 
     def values(self, policy: int, what: str, exact: bool) -> np.ndarray:
-        """Per world (the exact prefix if ``exact``): ``net``, ``made`` or ``points``
+        """Per world (the exact worlds if ``exact``): ``net``, ``made`` or ``points``
         (rounded card points of the declarer, discard included) of a policy.
 
         An exact world's solve proves only the cell of width ``cell_width`` of the grid
@@ -214,11 +217,16 @@ class ContractSeries:
         that skip most of the dear proofs at the value.  Results are exact (the piece
         says made or not).
 
-        Memoised on the number of values: worlds and prefixes only grow, so the first
-        ``k`` values never change (the report asks for each many times)."""
+        The exact values are those of :meth:`exact_worlds`, in that order.  Memoised on
+        the number of values: worlds and prefixes only grow, so the first ``k`` values
+        never change (the report asks for each many times)."""
         if exact:
-            return self._grown((policy, what, exact), len(self.exact),
+            head = self._grown((policy, what, exact), len(self.exact),
                                lambda j: self._exact_value(j, policy, what))
+            late = self._late()
+            if not late:
+                return head
+            return np.concatenate([head, [self._exact_value(j, policy, what) for j in late]])
         source = self.estimates
 
         def value(j: int) -> float:
@@ -233,9 +241,30 @@ class ContractSeries:
 
         return self._grown((policy, what, exact), len(source), value)
 
+    def exact_worlds(self) -> np.ndarray:
+        """The worlds solved exactly, in index order: the prefix 0 … n-1 and, once the
+        deadline cut a solve short, every world whose solve had finished after it.
+
+        Using them all rather than the prefix alone: a time limit biases any set of
+        finished solves by O(1/n) (the solve in progress when it strikes is more often a
+        slow one, and slow worlds' residuals run a little lower); simulated on 18 hands'
+        solve times and residuals the prefix alone was biased about as much (0.05 card
+        points on average against 0.06) while it threw away a fifth to two fifths of the
+        slow hands' exact worlds — everything a thread solved while the other was held by
+        one slow world (``benchmarks/EXPERIMENTS.md``, session 17)."""
+        late = self._late()
+        head = np.arange(len(self.exact), dtype=np.int64)
+        return np.concatenate([head, np.array(late, dtype=np.int64)]) if late else head
+
+    def _late(self) -> list[int]:
+        """The finished worlds after the cut prefix, in order."""
+        if not self.cut:
+            return []
+        return sorted(w for w, v in self.pending.items() if w >= 0 and v is not None)
+
     def _exact_value(self, j: int, policy: int, what: str) -> float:
         task = self.tasks[j]
-        v = self.exact[j]
+        v = self.exact[j] if j < len(self.exact) else self.pending[j]
         lo, hi = (v, v) if isinstance(v, (int, np.integer)) else v
         width = self.cell_width
         offset = self.offsets[j] if width > 1 else 0
@@ -347,24 +376,20 @@ class ContractSeries:
         taken not to change which birds are won."""
         if what == "net_birds":
             b = self.birds()
-            if worlds is not None:
-                b = b[worlds[:len(b)]]
-            return self.terms(policy, "net", weight, worlds) + [PrefixTerm(b, weight)]
+            return self.terms(policy, "net", weight, worlds) + [
+                _term(b, np.arange(len(b)), worlds, weight)]
         # nets and results against the smoothed control variate, card points against
         # the rounded estimate (linear in it: smoothing would change nothing)
         g = self.smoothed(policy, what) if what in ("net", "made") else \
             self.values(policy, what, exact=False)
         x = self.values(policy, what, exact=True)
-        d = x - g[:len(x)]
+        at = self.exact_worlds()
         # a made flag's residuals: never less variance than its Bernoulli model's
-        floor = bernoulli_variance(g[:len(x)]) if what == "made" else None
-        if worlds is not None:
-            g = g[worlds[:len(g)]]
-            d = d[worlds[:len(d)]]
-            if floor is not None:
-                floor = floor[worlds[:len(floor)]]
-        # no exact world yet: d is empty, and the estimate is the evaluator's (no SE)
-        return [PrefixTerm(g, weight), PrefixTerm(d, weight, correction=True, floor=floor)]
+        floor = bernoulli_variance(g[at]) if what == "made" else None
+        # no exact world yet: the correction is empty, and the estimate is the
+        # evaluator's (no SE)
+        return [_term(g, np.arange(len(g)), worlds, weight),
+                _term(x - g[at], at, worlds, weight, correction=True, floor=floor)]
 
     def gain_terms(self, policy: int, worlds: np.ndarray | None = None) -> list[PrefixTerm]:
         """The control-variate terms of a policy's net minus plain play's, world by world
@@ -380,11 +405,10 @@ class ContractSeries:
         8-world subsets)."""
         g = self.smoothed(policy, "net") - self.smoothed(0, "net")
         x = self.values(policy, "net", exact=True) - self.values(0, "net", exact=True)
-        d = x - g[:len(x)]
-        floor = self.smoothed(policy, "gain_variance")[:len(x)]
-        if worlds is not None:
-            g, d, floor = g[worlds[:len(g)]], d[worlds[:len(d)]], floor[worlds[:len(floor)]]
-        return [PrefixTerm(g), PrefixTerm(d, correction=True, floor=floor)]
+        at = self.exact_worlds()
+        floor = self.smoothed(policy, "gain_variance")[at]
+        return [_term(g, np.arange(len(g)), worlds),
+                _term(x - g[at], at, worlds, correction=True, floor=floor)]
 
     def estimate(self, policy: int, what: str) -> Estimate:
         """The control-variate estimate; with fewer than ``MIN_EXACT`` exact worlds the
@@ -602,12 +626,23 @@ class Engine:
     def apply(self, contract: str, world: int, value: Any, *, game: bool = False) -> None:
         """Record an exact value (``game``: a game-point net); the prefix grows over every
         world now known in order, and ends at the first world whose solve the deadline
-        cut short."""
+        cut short (card points: the worlds finished after it stay usable)."""
         ser = self.series[contract]
         if game:
             ser.games_cut = _grow(ser.games, ser.games_pending, world, value, float)
         else:
-            ser.cut = _grow(ser.exact, ser.pending, world, value, _cell)
+            ser.cut = _grow(ser.exact, ser.pending, world, value, _cell, keep_late=True)
+
+
+def _term(values: np.ndarray, at: np.ndarray, mask: np.ndarray | None, weight: float = 1.0,
+          *, correction: bool = False, floor: np.ndarray | None = None) -> PrefixTerm:
+    """A term of ``values`` on the worlds ``at``, kept to the worlds of a boolean
+    ``mask`` over the worlds when one is given (a half for cross-fitting)."""
+    if mask is not None:
+        keep = mask[at] if len(at) else np.zeros(0, dtype=bool)
+        values, at = values[keep], at[keep]
+        floor = floor[keep] if floor is not None else None
+    return PrefixTerm(values, weight, correction=correction, floor=floor, worlds=at)
 
 
 #: Φ on a grid of 1/1000 over ±8.5: the smoothing's weights by interpolation (error < 1e-7).
@@ -630,17 +665,25 @@ def _cell(value: Any) -> Any:
     return (int(lo), int(hi))
 
 
-def _grow(prefix: list, pending: dict, world: int, value: Any, kind: Callable) -> bool:
+def _grow(prefix: list, pending: dict, world: int, value: Any, kind: Callable, *,
+          keep_late: bool = False) -> bool:
     """Add ``value`` of ``world`` to a prefix kept in index order (``pending``: values that
     arrived ahead of it); a None ends the prefix before its world.  Returns whether the
-    prefix has ended (key -1 of ``pending`` marks it)."""
+    prefix has ended (key -1 of ``pending`` marks it).  ``keep_late``: the values of the
+    worlds after the end stay in ``pending`` (as ``kind`` of them), and later ones join
+    them (:meth:`ContractSeries.exact_worlds`)."""
     if -1 in pending:
+        if keep_late and value is not None:
+            pending[world] = kind(value)
         return True
     pending[world] = value
     while len(prefix) in pending:
         v = pending.pop(len(prefix))
         if v is None:
+            late = {w: kind(u) for w, u in pending.items() if u is not None} \
+                if keep_late else {}
             pending.clear()
+            pending.update(late)
             pending[-1] = None
             return True
         prefix.append(kind(v))
@@ -734,7 +777,7 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
                     harvest(block=True)  # the solves stop at the deadline by themselves
                     break
                 harvest(block=False)
-                report("exact", sum(len(s.exact) for s in eng.series.values()), 0)
+                report("exact", sum(len(s.exact_worlds()) for s in eng.series.values()), 0)
                 top_up()
                 if not outstanding:
                     break
