@@ -136,3 +136,12 @@ def test_positive_control_the_comparison_can_fail(positions):
     rows, cols = np.nonzero(z != x)
     assert rows.tolist() == [5, 5]
     assert set(cols.tolist()) <= set(range(F.N_ONEHOT, F.N_ONEHOT + 3))
+
+
+def test_remaining_points_by_byte_tables_equals_the_card_bits(positions):
+    """The evaluator's clip bound: the byte-table sum equals the card-bit definition on
+    every position (every size, cards out of play)."""
+    h = positions[0]
+    got = F.remaining_points(h)
+    assert got.dtype == np.int64
+    assert np.array_equal(got, F.remaining_points_reference(h))
