@@ -127,11 +127,18 @@ def test_cell_estimates_average_to_the_exact_values_over_the_offsets() -> None:
 
 def test_control_variate_estimate_agrees_with_the_exact_mean_within_its_se() -> None:
     """Few exact worlds: the estimate lands within 3 SE of the plain exact mean over
-    every world, for several seeds (the fake solver differs systematically from the
-    evaluator, so an uncorrected mean would be off)."""
+    every world, on all but at most one of eight seeds (the fake solver differs
+    systematically from the evaluator, so an uncorrected mean is off on every seed).
+
+    One miss is allowed because an SE from 16 worlds is itself an estimate: where the
+    residuals are heavy-tailed (here SD 2.5–3.6 on the first 16 worlds, up to 4.5 on all
+    48) a prefix whose residuals happen to be tight and high lands beyond 3 SE about once
+    in a hundred seeds; two misses in eight would be a 0.5 % event, a biased estimator
+    misses on most."""
     misses = 0
     biased = 0
-    for seed in range(4):
+    seeds = 8
+    for seed in range(seeds):
         req = request(contracts=("solo",), samples=48, seed=seed,
                       settings=replace(FAST, max_exact=16), solve_batch=shifted_trick_points)
         adv = advise(req)
@@ -145,8 +152,8 @@ def test_control_variate_estimate_agrees_with_the_exact_mean_within_its_se() -> 
         misses += abs(r["mean_points"] - truth) > 3 * r["mean_points_se"]
         evaluator_only = float(np.mean(ser.values(0, "points", exact=False)))
         biased += abs(evaluator_only - truth) > 3 * r["mean_points_se"]
-    assert misses == 0
-    assert biased >= 1  # positive control: the correction had something to correct
+    assert misses <= 1
+    assert biased == seeds  # positive control: the correction had something to correct
 
 
 def test_no_se_and_a_tentative_recommendation_below_the_minimum_exact_worlds() -> None:
