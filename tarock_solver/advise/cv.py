@@ -151,6 +151,8 @@ def _common(a: PrefixTerm, b: PrefixTerm) -> tuple[np.ndarray, np.ndarray]:
     """The two terms' values on the worlds where both are known, aligned."""
     va = np.asarray(a.values, dtype=np.float64)
     vb = np.asarray(b.values, dtype=np.float64)
+    if a is b:
+        return va, va
     if a.worlds is None and b.worlds is None:
         m = min(len(va), len(vb))
         return va[:m], vb[:m]

@@ -352,10 +352,11 @@ class ContractSeries:
             out[0, sets] = np.where(gap, nets[r - lo], w_in @ filled)
             out[1, sets] = np.where(gap, made[r - lo], w_in @ made)
             # the model's variance of each set's net minus plain play's (the gain floor)
-            diff = filled - filled[:, [sets.index(self.choices[j][0])]]
+            plain = sets.index(self.choices[j][0])
+            diff = filled - filled[:, [plain]]
             mean = w_in @ diff
             var = np.maximum(w_in @ (diff * diff) - mean * mean, 0.0)
-            out[2, sets] = np.where(gap | gap[sets.index(self.choices[j][0])], 0.0, var)
+            out[2, sets] = np.where(gap | gap[plain], 0.0, var)
             self._smoothed.append(out)
 
     def birds(self) -> np.ndarray:
@@ -642,7 +643,10 @@ def _term(values: np.ndarray, at: np.ndarray, mask: np.ndarray | None, weight: f
         keep = mask[at] if len(at) else np.zeros(0, dtype=bool)
         values, at = values[keep], at[keep]
         floor = floor[keep] if floor is not None else None
-    return PrefixTerm(values, weight, correction=correction, floor=floor, worlds=at)
+    # increasing worlds 0 … n-1 are a prefix: combine's cheap case, no index to match
+    prefix = len(at) == 0 or int(at[-1]) == len(at) - 1
+    return PrefixTerm(values, weight, correction=correction, floor=floor,
+                      worlds=None if prefix else at)
 
 
 #: Φ on a grid of 1/1000 over ±8.5: the smoothing's weights by interpolation (error < 1e-7).

@@ -333,9 +333,9 @@ def features(hands: np.ndarray, leaders: np.ndarray, declarers: np.ndarray, *,
 
 
 #: Per byte k of a card mask and its value b: the nominal sum of the cards 8k … 8k+7 in b.
-_BYTE_NOMINAL = np.array([[sum(int(_NOMINAL[8 * k + i]) for i in range(8)
-                               if b >> i & 1 and 8 * k + i < 54) for b in range(256)]
-                          for k in range(8)], dtype=np.int64)
+_BYTE_NOMINAL = np.ascontiguousarray(
+    (((np.arange(256)[:, None] >> np.arange(8)) & 1)  # (256, 8): bit i of byte value b
+     @ np.append(_NOMINAL, np.zeros(10, dtype=np.int64)).reshape(8, 8).T).T)
 
 
 def remaining_points(hands: np.ndarray) -> np.ndarray:
