@@ -925,3 +925,56 @@ def test_the_solver_threads_get_new_work_while_the_evaluator_runs(monkeypatch, d
         assert during > QUEUED_SOLVES
     else:
         assert during == QUEUED_SOLVES
+
+
+@pytest.mark.parametrize("profile", ["dummett", "beck", "ms2016", "loew"])
+@pytest.mark.parametrize("contract", ["two", "one", "solo"])
+def test_the_scorers_cache_key_holds_everything_the_score_depends_on(contract, profile) -> None:
+    """The scorer caches a result on the declarer's and defenders' holding classes, not
+    their cards: on random deals (declarer hands with 0-4 Kings and 0-3 Trull cards, so
+    that many share a class with other cards) one scorer's cached outcomes must equal a
+    fresh scorer's for every announcement set, thirds and Valat."""
+    from tarock_solver.advise.evaluate import PlayTask, Scorer
+    from tarock_solver.cards import KINGS_MASK, TAROCK_MASK, TRULL_MASK, thirds_of
+
+    eng = engine_for(request(contracts=(contract,), rules_name=profile), 1)
+    proto = eng.series[contract].scorer
+    shared = Scorer(proto.contract, proto.declarer, proto.annsets, proto.score_fn)
+    rng = np.random.default_rng(17)
+    special = [i for i in range(54) if (TRULL_MASK | KINGS_MASK) >> i & 1]
+    plain_cards = [i for i in range(54) if not (TRULL_MASK | KINGS_MASK) >> i & 1]
+    checked = 0
+    for _ in range(120):
+        # the declarer gets k special cards, the rest of his hand and the others at random
+        k = int(rng.integers(0, len(special) + 1))
+        mine = [int(c) for c in rng.choice(special, k, replace=False)]
+        rest = [c for c in special + plain_cards if c not in mine]
+        rng.shuffle(rest)
+        mine += rest[:16 - k]
+        rest = rest[16 - k:]
+        d1, d2, talon = rest[:16], rest[16:32], rest[32:]
+        dealt = sum(1 << c for c in mine)
+        if contract == "solo":
+            hand_after, pile = dealt, 0
+        else:
+            # swap cards that may be discarded (no Kings, no tarocks) for talon cards
+            n = 2 if contract == "two" else 1
+            out = [c for c in mine if not ((KINGS_MASK | TAROCK_MASK) >> c & 1)][:n]
+            if len(out) < n:
+                continue
+            hand_after = dealt - sum(1 << c for c in out) + sum(1 << c for c in talon[:n])
+            pile = thirds_of(sum(1 << c for c in out))
+        hands = [0, 0, 0]
+        hands[0], hands[1], hands[2] = hand_after, sum(1 << c for c in d1), \
+            sum(1 << c for c in d2)
+        task = PlayTask((hands[0], hands[1], hands[2]), 0, pile, dealt, contract)
+        top = task.in_play_thirds // 3
+        for pts in (int(rng.integers(0, top)), 35, top):
+            fresh = Scorer(proto.contract, proto.declarer, proto.annsets, proto.score_fn)
+            a = shared.outcome(task, pile + 3 * pts, pts == top)
+            b = fresh.outcome(task, pile + 3 * pts, pts == top)
+            np.testing.assert_array_equal(a.net, b.net)
+            np.testing.assert_array_equal(a.made, b.made)
+            checked += 1
+    assert checked > 200
+    assert len(shared._cache) < checked  # the cache was hit
