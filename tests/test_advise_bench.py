@@ -11,6 +11,7 @@ from tarock_solver.bench.advise import (
     load_advise_hands,
     make_advise_hands,
     run_advise_bench,
+    se_calibration,
 )
 from tarock_solver.cards import TAROCK_MASK
 from tarock_solver.notation import parse_hand
@@ -51,3 +52,30 @@ def test_a_small_run_reports_stability_se_and_time(tmp_path) -> None:
     assert doc["summary"]["max_seconds"] == max(r["seconds"] for r in hand["runs"])
     text = "\n".join(format_advise_report(doc))
     assert "Stable hands" in text and "strong" in text
+
+
+def _synthetic_hands(rng, spread: float, hands: int = 60, seeds: int = 5) -> list[dict]:
+    """Runs whose estimates scatter ``spread`` times the SE they report."""
+    out = []
+    for h in range(hands):
+        truth = rng.normal(40, 5)
+        runs = []
+        for _ in range(seeds):
+            se = rng.uniform(0.5, 1.5)
+            runs.append({"plain": {"two": {"points": [truth + spread * se * rng.normal(), se]},
+                                   # never three runs with an SE: left out
+                                   "one": {"points": [truth, None]}}})
+        out.append({"id": f"h{h}", "runs": runs})
+    return out
+
+
+def test_the_se_check_is_one_for_honest_ses_and_flags_small_ones() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    honest = se_calibration(_synthetic_hands(rng, 1.0), "points")
+    assert honest["groups"] == 60 and honest["df"] == 240
+    assert honest["low"] < 1.0 < honest["high"] and 0.75 < honest["ratio"] < 1.3
+    small = se_calibration(_synthetic_hands(rng, 2.0), "points")
+    assert small["low"] > 2.5  # SEs half what they should be: variance ratio about 4
+    assert se_calibration([{"id": "x", "runs": [{"plain": {}}]}], "points") is None

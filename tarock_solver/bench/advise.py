@@ -138,7 +138,10 @@ def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules
     plain = [r for r in adv.rows if r.kind == "plain" and r.contract == se_of]
     pts_se = plain[0].points.se if plain else math.nan
     senior = rec.get("if_senior_three") or {}
-    return {"seed": seed, "seconds": seconds, "contract": contract, "option": rec["option"],
+    # every contract's plain play, for the seed-to-seed check of the SEs
+    by_contract = {r.contract: {"points": _estimate(r.points), "net": _estimate(r.net)}
+                   for r in adv.rows if r.kind == "plain"}
+    return {"plain": by_contract, "seed": seed, "seconds": seconds, "contract": contract, "option": rec["option"],
             "runner_up": ru.get("contract"), "close_call": bool(rec.get("close_call")),
             "tentative": bool(rec.get("tentative")), "points_se": pts_se,
             "points_se_of": se_of, "if_senior_three": senior.get("contract"),
@@ -146,6 +149,54 @@ def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules
             "worlds": meta["worlds"], "exact_worlds": meta["exact_worlds"],
             "exact_solves": meta["exact_solves"], "exact_unfinished": meta["exact_unfinished"],
             "bird_worlds": meta["bird_worlds"], "birds_counted": bool(rec.get("birds_counted"))}
+
+
+def _estimate(e: Any) -> list[float | None]:
+    """``[mean, se]`` of an estimate (None for a missing SE or an undefined mean)."""
+    mean = float(e.mean) if math.isfinite(e.mean) else None
+    return [mean, float(e.se) if e.has_se and math.isfinite(e.se) else None]
+
+
+#: Fewest runs with an SE behind one hand × contract group of :func:`se_calibration`.
+CALIBRATION_MIN_RUNS = 3
+
+
+def se_calibration(hands: list[dict[str, Any]], what: str) -> dict[str, Any] | None:
+    """Do the SEs describe how much an estimate moves from seed to seed?
+
+    Each seed's run draws its own worlds, so over the seeds of one hand the estimates of
+    one contract (plain play; ``what`` is ``points`` or ``net``) scatter with the
+    estimator's variance, which each run's SE² claims to be.  Per hand × contract with
+    :data:`CALIBRATION_MIN_RUNS` runs that have an SE: the sample variance of the means,
+    and the mean SE².  Pooled with weights ``runs - 1``, their ratio is 1 for honest
+    SEs, above 1 for SEs too small.  The interval is the chi-square one of a variance
+    with the pooled degrees of freedom (Wilson-Hilferty), approximate: the groups'
+    estimates are not exactly normal."""
+    num = den = 0.0
+    df = groups = 0
+    for h in hands:
+        contracts = {c for r in h["runs"] for c in r.get("plain", {})}
+        for c in sorted(contracts):
+            pairs = [r["plain"][c][what] for r in h["runs"] if c in r.get("plain", {})]
+            pairs = [(m, se) for m, se in pairs if m is not None and se is not None]
+            if len(pairs) < CALIBRATION_MIN_RUNS:
+                continue
+            means = [m for m, _ in pairs]
+            k = len(pairs) - 1
+            num += k * statistics.variance(means)
+            den += k * statistics.fmean(se * se for _, se in pairs)
+            df += k
+            groups += 1
+    if not groups or den <= 0:
+        return None
+    ratio = num / den
+
+    def chi2(p: float) -> float:
+        z = statistics.NormalDist().inv_cdf(p)
+        return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+    return {"ratio": ratio, "low": ratio * df / chi2(0.975), "high": ratio * df / chi2(0.025),
+            "groups": groups, "df": df}
 
 
 def _stable(runs: list[dict[str, Any]]) -> bool:
@@ -199,6 +250,7 @@ def run_advise_bench(*, hands: int = 20, seeds: int = 5, time_limit: float = 10.
             "median_worlds": statistics.median(r["worlds"] for r in every) if every else None,
             "median_exact_solves": statistics.median(r["exact_solves"] for r in every)
             if every else None,
+            "se_calibration": {what: se_calibration(out, what) for what in ("points", "net")},
         },
         "hands": out,
     }
@@ -241,4 +293,12 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
               f"{_f(s['max_seconds'])} s; median {_f(s['median_worlds'], 0)} worlds and "
               f"{_f(s['median_exact_solves'], 0)} exact solves a run.",
               "Issue bar: >= 90% stable hands, SE <= 1, wall <= 12 s at --time-limit 10."]
+    cal = s.get("se_calibration") or {}
+    parts = [f"{label} {c['ratio']:.2f} (95% {c['low']:.2f}-{c['high']:.2f}; {c['groups']} "
+             f"groups, df {c['df']})" for what, label in (("points", "card points"),
+                                                          ("net", "nets"))
+             if (c := cal.get(what))]
+    if parts:
+        lines.append("SE check, seed-to-seed variance of plain play's estimates over their mean "
+                     "SE^2 (1 = honest SEs): " + "; ".join(parts) + ".")
     return lines
