@@ -65,6 +65,9 @@ def _synthetic_hands(rng, spread: float, hands: int = 60, seeds: int = 5) -> lis
             runs.append({"plain": {"two": {"points": [truth + spread * se * rng.normal(), se]},
                                    # never three runs with an SE: left out
                                    "one": {"points": [truth, None]}}})
+        # a contract with the same numbers on every run (Lower beside Three): counted once
+        for r in runs:
+            r["plain"]["lower"] = r["plain"]["two"]
         out.append({"id": f"h{h}", "runs": runs})
     return out
 
@@ -76,6 +79,8 @@ def test_the_se_check_is_one_for_honest_ses_and_flags_small_ones() -> None:
     honest = se_calibration(_synthetic_hands(rng, 1.0), "points")
     assert honest["groups"] == 60 and honest["df"] == 240
     assert honest["low"] < 1.0 < honest["high"] and 0.75 < honest["ratio"] < 1.3
+    assert 0.9 < honest["within_2se"] < 0.99 and honest["runs"] == 300
     small = se_calibration(_synthetic_hands(rng, 2.0), "points")
     assert small["low"] > 2.5  # SEs half what they should be: variance ratio about 4
+    assert small["within_2se"] < 0.8
     assert se_calibration([{"id": "x", "runs": [{"plain": {}}]}], "points") is None

@@ -167,36 +167,50 @@ def se_calibration(hands: list[dict[str, Any]], what: str) -> dict[str, Any] | N
     Each seed's run draws its own worlds, so over the seeds of one hand the estimates of
     one contract (plain play; ``what`` is ``points`` or ``net``) scatter with the
     estimator's variance, which each run's SE² claims to be.  Per hand × contract with
-    :data:`CALIBRATION_MIN_RUNS` runs that have an SE: the sample variance of the means,
-    and the mean SE².  Pooled with weights ``runs - 1``, their ratio is 1 for honest
-    SEs, above 1 for SEs too small.  The interval is the chi-square one of a variance
-    with the pooled degrees of freedom (Wilson-Hilferty), approximate: the groups'
-    estimates are not exactly normal."""
-    num = den = 0.0
-    df = groups = 0
+    :data:`CALIBRATION_MIN_RUNS` runs that have an SE (contracts with the same numbers on
+    every run, Three and Lower, counted once): the sample variance of the means over
+    their mean SE², pooled with weights ``runs - 1`` (so that no group counts more for
+    having larger SEs); 1 for honest SEs, above 1 for SEs too small.  The interval is the
+    chi-square one of that many degrees of freedom (Wilson-Hilferty), approximate: the
+    estimates are not exactly normal and the SEs are themselves estimated.
+    ``within_2se``: the share of runs whose estimate lies within two SEs of the mean of
+    the group's other runs (the SE of that mean included)."""
+    seen: set[tuple] = set()
+    num = 0.0
+    df = groups = runs = inside = 0
     for h in hands:
         contracts = {c for r in h["runs"] for c in r.get("plain", {})}
         for c in sorted(contracts):
             pairs = [r["plain"][c][what] for r in h["runs"] if c in r.get("plain", {})]
             pairs = [(m, se) for m, se in pairs if m is not None and se is not None]
-            if len(pairs) < CALIBRATION_MIN_RUNS:
+            key = (h.get("id"), tuple(pairs))
+            if len(pairs) < CALIBRATION_MIN_RUNS or key in seen:
                 continue
+            seen.add(key)
             means = [m for m, _ in pairs]
             k = len(pairs) - 1
-            num += k * statistics.variance(means)
-            den += k * statistics.fmean(se * se for _, se in pairs)
+            mean_var = statistics.fmean(se * se for _, se in pairs)
+            if mean_var <= 0:
+                continue
+            num += k * statistics.variance(means) / mean_var
             df += k
             groups += 1
-    if not groups or den <= 0:
+            for i, (m, se) in enumerate(pairs):
+                others = pairs[:i] + pairs[i + 1:]
+                centre = statistics.fmean(x for x, _ in others)
+                spread = se * se + statistics.fmean(y * y for _, y in others) / len(others)
+                inside += abs(m - centre) <= 2 * math.sqrt(spread)
+                runs += 1
+    if not groups:
         return None
-    ratio = num / den
+    ratio = num / df
 
     def chi2(p: float) -> float:
         z = statistics.NormalDist().inv_cdf(p)
         return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
 
     return {"ratio": ratio, "low": ratio * df / chi2(0.975), "high": ratio * df / chi2(0.025),
-            "groups": groups, "df": df}
+            "groups": groups, "df": df, "within_2se": inside / runs, "runs": runs}
 
 
 def _stable(runs: list[dict[str, Any]]) -> bool:
@@ -295,8 +309,8 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
               "Issue bar: >= 90% stable hands, SE <= 1, wall <= 12 s at --time-limit 10."]
     cal = s.get("se_calibration") or {}
     parts = [f"{label} {c['ratio']:.2f} (95% {c['low']:.2f}-{c['high']:.2f}; {c['groups']} "
-             f"groups, df {c['df']})" for what, label in (("points", "card points"),
-                                                          ("net", "nets"))
+             f"groups, df {c['df']}), {100 * c['within_2se']:.0f}% of runs within 2 SE of "
+             f"the other seeds" for what, label in (("points", "card points"), ("net", "nets"))
              if (c := cal.get(what))]
     if parts:
         lines.append("SE check, seed-to-seed variance of plain play's estimates over their mean "
