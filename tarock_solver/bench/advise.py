@@ -7,7 +7,9 @@ or tentative, the SE of the recommended contract's E[card points], the
 evaluator's worlds, the exact worlds and the wall time.  Per hand: whether all
 seeds recommend the same contract (or every run flags the same pair as a close
 call).  The summary gives the share of stable hands, the share of runs with
-SE ≤ 1 card point and the largest wall time: the issue's bars.
+SE ≤ 1 card point and the largest wall time: the issue's bars; and
+:func:`se_calibration`, whether the SEs match how far the estimates move
+from seed to seed.
 
 The hands file is made by :func:`make_advise_hands` (seeded, documented in
 ``data/advise_hands.md``); a test checks that the shipped copy is what the
@@ -36,6 +38,7 @@ from .positions import find_shipped_file
 __all__ = [
     "ADVISE_HANDS_FILE",
     "AdviseHand",
+    "CALIBRATION_MIN_RUNS",
     "HANDS_SEED",
     "MIN_TAROCKS",
     "find_advise_hands",
@@ -43,6 +46,7 @@ __all__ = [
     "load_advise_hands",
     "make_advise_hands",
     "run_advise_bench",
+    "se_calibration",
 ]
 
 ADVISE_HANDS_FILE = "advise_hands.jsonl"
@@ -141,14 +145,15 @@ def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules
     # every contract's plain play, for the seed-to-seed check of the SEs
     by_contract = {r.contract: {"points": _estimate(r.points), "net": _estimate(r.net)}
                    for r in adv.rows if r.kind == "plain"}
-    return {"plain": by_contract, "seed": seed, "seconds": seconds, "contract": contract, "option": rec["option"],
+    return {"seed": seed, "seconds": seconds, "contract": contract, "option": rec["option"],
             "runner_up": ru.get("contract"), "close_call": bool(rec.get("close_call")),
             "tentative": bool(rec.get("tentative")), "points_se": pts_se,
             "points_se_of": se_of, "if_senior_three": senior.get("contract"),
             "mean_net": rec.get("mean_net"), "mean_net_se": rec.get("mean_net_se"),
             "worlds": meta["worlds"], "exact_worlds": meta["exact_worlds"],
             "exact_solves": meta["exact_solves"], "exact_unfinished": meta["exact_unfinished"],
-            "bird_worlds": meta["bird_worlds"], "birds_counted": bool(rec.get("birds_counted"))}
+            "bird_worlds": meta["bird_worlds"], "birds_counted": bool(rec.get("birds_counted")),
+            "plain": by_contract}
 
 
 def _estimate(e: Any) -> list[float | None]:
