@@ -888,45 +888,6 @@ def test_the_adaptive_score_curve_equals_the_score_at_every_total() -> None:
     assert checked > 300
 
 
-@pytest.mark.parametrize("deadline", [False, True])
-def test_the_solver_threads_get_new_work_while_the_evaluator_runs(monkeypatch, deadline) -> None:
-    """Under a deadline, solves that finish while the evaluator is still running make room
-    for the next ones (else the threads idle until its phase ends); without one, which
-    worlds are requested during that phase must not depend on timing, so only the
-    first queue is."""
-    import time as _time
-
-    from tarock_solver.advise import engine as engine_mod
-    from tarock_solver.advise.engine import QUEUED_SOLVES, run_engine
-    from tarock_solver.advise.exact import ExactSolver
-
-    req = request(contracts=("two", "three"), settings=replace(FAST, evaluator_share=1.0))
-    problem = make_problem(req, req.rule_profile())
-    worlds_done = [0]
-    submitted_at: list[int] = []
-    real_world, real_submit = Engine.evaluate_world, ExactSolver.submit
-
-    def slow_world(self, j):  # the evaluator slower than the (instant) fake solves
-        real_world(self, j)
-        worlds_done[0] = j + 1
-        _time.sleep(0.02)
-
-    def submit(self, requests, dl):
-        submitted_at.append(worlds_done[0])
-        return real_submit(self, requests, dl)
-
-    monkeypatch.setattr(engine_mod.Engine, "evaluate_world", slow_world)
-    monkeypatch.setattr(ExactSolver, "submit", submit)
-    solver = ExactSolver(1, fake_trick_points)
-    run_engine(problem, req.settings, solver, samples=24,
-               deadline=_time.time() + 60 if deadline else None)
-    during = sum(1 for n in submitted_at if n < 24)
-    if deadline:
-        assert during > QUEUED_SOLVES
-    else:
-        assert during == QUEUED_SOLVES
-
-
 @pytest.mark.parametrize("profile", ["dummett", "beck", "ms2016", "loew"])
 @pytest.mark.parametrize("contract", ["two", "one", "solo"])
 def test_the_scorers_cache_key_holds_everything_the_score_depends_on(contract, profile) -> None:

@@ -13,9 +13,7 @@ same card points).  Solo has nothing to choose.  The chosen position of world
 the decision is the same in every world and is made once on many inner worlds.
 
 **Phase 2, exact solves** (:mod:`.exact`), on solver threads while the main
-thread goes on evaluating worlds; the first of them start during phase 1, once a
-few worlds are evaluated (under a deadline each finished solve is replaced at once,
-so the threads do not idle while the evaluator runs).  Contract *c*'s exact values are
+thread goes on evaluating worlds.  Contract *c*'s exact values are
 solved on its worlds in index order 0, 1, 2, … (a prefix, so a random subset of
 the worlds), always a few solves queued, to the two options the evaluator ranks best (where
 the decision is; passing is one of them when it ranks there, and needs no solve; the
@@ -768,10 +766,6 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
                                or (n < MIN_WORLDS and time.time() < deadline)):
             evaluate_next()
             if n >= settings.exact_from:  # exact solves start early, on few worlds
-                if deadline is not None:
-                    # keep the threads busy: finished solves make room for the next
-                    # (without a deadline the requests must not depend on timing)
-                    harvest(block=False)
                 top_up()
     except KeyboardInterrupt:
         interrupted = True
