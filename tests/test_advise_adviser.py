@@ -925,10 +925,8 @@ def test_the_scorers_cache_key_holds_everything_the_score_depends_on(contract, p
                 continue
             hand_after = dealt - sum(1 << c for c in out) + sum(1 << c for c in talon[:n])
             pile = thirds_of(sum(1 << c for c in out))
-        hands = [0, 0, 0]
-        hands[0], hands[1], hands[2] = hand_after, sum(1 << c for c in d1), \
-            sum(1 << c for c in d2)
-        task = PlayTask((hands[0], hands[1], hands[2]), 0, pile, dealt, contract)
+        hands = (hand_after, sum(1 << c for c in d1), sum(1 << c for c in d2))
+        task = PlayTask(hands, 0, pile, dealt, contract)
         top = task.in_play_thirds // 3
         for pts in (int(rng.integers(0, top)), 35, top):
             fresh = Scorer(proto.contract, proto.declarer, proto.annsets, proto.score_fn)

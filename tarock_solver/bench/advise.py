@@ -139,12 +139,12 @@ def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules
     # A pass rests on the best bid being worse than passing: its card points' SE is the
     # one that matters (the runner-up's).
     se_of = ru.get("contract") if contract == "pass" else contract
-    plain = [r for r in adv.rows if r.kind == "plain" and r.contract == se_of]
-    pts_se = plain[0].points.se if plain else math.nan
+    plain = {r.contract: r for r in adv.rows if r.kind == "plain"}
+    pts_se = plain[se_of].points.se if se_of in plain else math.nan
     senior = rec.get("if_senior_three") or {}
     # every contract's plain play, for the seed-to-seed check of the SEs
-    by_contract = {r.contract: {"points": _estimate(r.points), "net": _estimate(r.net)}
-                   for r in adv.rows if r.kind == "plain"}
+    by_contract = {c: {"points": _estimate(r.points), "net": _estimate(r.net)}
+                   for c, r in plain.items()}
     return {"seed": seed, "seconds": seconds, "contract": contract, "option": rec["option"],
             "runner_up": ru.get("contract"), "close_call": bool(rec.get("close_call")),
             "tentative": bool(rec.get("tentative")), "points_se": pts_se,
