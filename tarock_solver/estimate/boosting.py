@@ -30,7 +30,7 @@ MAX_BINS = 64
 class BoostSettings:
     depth: int = 6
     trees: int = 1500
-    # At 1,500 trees and ~30k rows a rate of 0.05 was still improving at the last tree;
+    # At 1,500 trees and ~20,000 training rows a rate of 0.05 was still improving at the last tree;
     # 0.1 reaches the fit of 3,000 trees at 0.05 with the same inference cost
     # (benchmarks/EXPERIMENTS.md, session 19).
     learning_rate: float = 0.1
