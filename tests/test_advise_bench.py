@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tarock_solver.bench.advise import (
     MIN_TAROCKS,
+    consistent,
     format_advise_report,
     load_advise_hands,
     make_advise_hands,
@@ -84,3 +85,25 @@ def test_the_se_check_is_one_for_honest_ses_and_flags_small_ones() -> None:
     assert small["low"] > 2.5  # SEs half what they should be: variance ratio about 4
     assert small["within_2se"] < 0.8
     assert se_calibration([{"id": "x", "runs": [{"plain": {}}]}], "points") is None
+
+
+def _run(contract: str, runner_up: str | None = None, close: bool = False,
+         tentative: bool = False) -> dict:
+    return {"contract": contract, "runner_up": runner_up, "close_call": close,
+            "tentative": tentative}
+
+
+def test_runs_agree_when_one_contract_fits_every_claim() -> None:
+    firm_two = _run("two", "one")
+    # a close call naming the other side of the pair does not contradict a firm Two
+    assert consistent([firm_two, firm_two, _run("one", "two", close=True)])
+    # two firm answers that differ do
+    assert not consistent([firm_two, _run("one", "two")])
+    # a close call whose pair leaves the firm contract out does
+    assert not consistent([firm_two, _run("three", "one", close=True)])
+    # overlapping close calls admit their common contract; disjoint ones do not
+    assert consistent([_run("two", "one", close=True), _run("one", "three", close=True)])
+    assert not consistent([_run("two", "one", close=True), _run("three", "pass", close=True)])
+    # a tentative run claims nothing
+    assert consistent([firm_two, _run("solo", "one", tentative=True)])
+    assert consistent([_run("solo", "one", tentative=True)])

@@ -6,10 +6,11 @@ hand and seed the recommended contract and option, whether it was a close call
 or tentative, the SE of the recommended contract's E[card points], the
 evaluator's worlds, the exact worlds and the wall time.  Per hand: whether all
 seeds recommend the same contract (or every run flags the same pair as a close
-call).  The summary gives the share of stable hands, the share of runs with
-SE ≤ 1 card point and the largest wall time: the issue's bars; and
-:func:`se_calibration`, whether the SEs match how far the estimates move
-from seed to seed.
+call), and whether the runs' answers admit one contract (:func:`consistent`).
+The summary gives the share of stable hands, the share of runs with SE ≤ 1
+card point and the largest wall time: the issue's bars; the share of hands
+whose runs agree; and :func:`se_calibration`, whether the SEs match how far
+the estimates move from seed to seed.
 
 The hands file is made by :func:`make_advise_hands` (seeded, documented in
 ``data/advise_hands.md``); a test checks that the shipped copy is what the
@@ -46,6 +47,7 @@ __all__ = [
     "load_advise_hands",
     "make_advise_hands",
     "run_advise_bench",
+    "consistent",
     "se_calibration",
 ]
 
@@ -226,6 +228,19 @@ def _stable(runs: list[dict[str, Any]]) -> bool:
     return all(r["close_call"] for r in runs) and len(pairs) == 1
 
 
+def consistent(runs: list[dict[str, Any]]) -> bool:
+    """Do the runs' answers admit one contract?  A firm run (neither close call nor
+    tentative) claims its contract; a close call, that the best is one of its pair; a
+    tentative run claims nothing.  The runs agree when some contract is in every claim.
+
+    Weaker than :func:`_stable`, which the issue's bar counts: a hand whose true margin is
+    1–2.5 SE is flagged on some seeds and named firmly on others (unstable), but a run
+    that names the other side as a close call does not contradict the firm ones."""
+    claims = [{r["contract"]} if not r["close_call"] else {r["contract"], r["runner_up"]}
+              for r in runs if not r["tentative"]]
+    return not claims or bool(set.intersection(*claims))
+
+
 def run_advise_bench(*, hands: int = 20, seeds: int = 5, time_limit: float = 10.0,
                      jobs: int = 2, rules: str = "dummett",
                      overrides: dict[str, str] | None = None, path: str | None = None,
@@ -247,7 +262,7 @@ def run_advise_bench(*, hands: int = 20, seeds: int = 5, time_limit: float = 10.
             status(f"advise {k + 1}/{len(records)} {h.id} seed {seed}")
             runs.append(_run_one(h, time_limit=time_limit, jobs=jobs, seed=seed, rules=profile))
         out.append({"id": h.id, "hand": h.text, "seat": SEATS[h.seat], "runs": runs,
-                    "stable": _stable(runs)})
+                    "stable": _stable(runs), "consistent": consistent(runs)})
         r = runs[-1]
         status(f"  {h.id}: " + " ".join(x["contract"] for x in runs)
                + (" (stable)" if out[-1]["stable"] else "") + f"; last SE {r['points_se']:.2f}")
@@ -260,6 +275,7 @@ def run_advise_bench(*, hands: int = 20, seeds: int = 5, time_limit: float = 10.
                    "time_limit": time_limit},
         "summary": {
             "stable_share": sum(h["stable"] for h in out) / len(out) if out else None,
+            "consistent_share": sum(h["consistent"] for h in out) / len(out) if out else None,
             "se_at_most_1_share": (sum(1 for x in ses if math.isfinite(x) and x <= 1.0)
                                    / len(ses)) if ses else None,
             "median_points_se": statistics.median([x for x in ses if math.isfinite(x)])
@@ -301,6 +317,7 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
         lines.append(f"{h['id']:>10} {h['seat']:>4}  {seq:<40} {ses:>16} {worlds:>12} "
                      f"{exact:>10} {max(r['seconds'] for r in runs):>6.1f}"
                      + ("" if h["stable"] else "  unstable")
+                     + ("" if h.get("consistent", True) else " (contradicting)")
                      + (" | over a senior's Three: " + " ".join(
                          str(r.get("if_senior_three")) for r in runs)
                         if any(r.get("if_senior_three") for r in runs) else ""))
@@ -311,6 +328,8 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
               f"{_f(s['median_points_se'], 2)}); wall median {_f(s['median_seconds'])} s, max "
               f"{_f(s['max_seconds'])} s; median {_f(s['median_worlds'], 0)} worlds and "
               f"{_f(s['median_exact_solves'], 0)} exact solves a run.",
+              f"Hands whose runs agree on a contract (a close call claiming either of its "
+              f"pair, a tentative run nothing): {_f(100 * (s.get('consistent_share') or 0), 0)}%.",
               "Issue bar: >= 90% stable hands, SE <= 1, wall <= 12 s at --time-limit 10."]
     cal = s.get("se_calibration") or {}
     parts = [f"{label} {c['ratio']:.2f} (95% {c['low']:.2f}-{c['high']:.2f}; {c['groups']} "
