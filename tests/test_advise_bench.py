@@ -53,6 +53,9 @@ def test_a_small_run_reports_stability_se_and_time(tmp_path) -> None:
     assert doc["summary"]["max_seconds"] == max(r["seconds"] for r in hand["runs"])
     text = "\n".join(format_advise_report(doc))
     assert "Stable hands" in text and "strong" in text
+    assert hand["consistent"] == consistent(hand["runs"])
+    assert doc["summary"]["consistent_share"] == float(hand["consistent"])
+    assert "runs agree on a contract" in text
 
 
 def _synthetic_hands(rng, spread: float, hands: int = 60, seeds: int = 5) -> list[dict]:

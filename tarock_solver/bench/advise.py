@@ -297,6 +297,10 @@ def _f(x: Any, digits: int = 1) -> str:
     return f"{x:.{digits}f}" if isinstance(x, float) else str(x)
 
 
+def _pct(share: float | None) -> str:
+    return "-" if share is None else f"{100 * share:.0f}%"
+
+
 def format_advise_report(doc: dict[str, Any]) -> list[str]:
     """The text report of :func:`run_advise_bench`."""
     cfg, s = doc["config"], doc["summary"]
@@ -329,7 +333,7 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
               f"{_f(s['max_seconds'])} s; median {_f(s['median_worlds'], 0)} worlds and "
               f"{_f(s['median_exact_solves'], 0)} exact solves a run.",
               f"Hands whose runs agree on a contract (a close call claiming either of its "
-              f"pair, a tentative run nothing): {_f(100 * (s.get('consistent_share') or 0), 0)}%.",
+              f"pair, a tentative run nothing): {_pct(s.get('consistent_share'))}.",
               "Issue bar: >= 90% stable hands, SE <= 1, wall <= 12 s at --time-limit 10."]
     cal = s.get("se_calibration") or {}
     parts = [f"{label} {c['ratio']:.2f} (95% {c['low']:.2f}-{c['high']:.2f}; {c['groups']} "
