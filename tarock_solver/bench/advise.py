@@ -42,12 +42,12 @@ __all__ = [
     "CALIBRATION_MIN_RUNS",
     "HANDS_SEED",
     "MIN_TAROCKS",
+    "consistent",
     "find_advise_hands",
     "format_advise_report",
     "load_advise_hands",
     "make_advise_hands",
     "run_advise_bench",
-    "consistent",
     "se_calibration",
 ]
 
