@@ -327,8 +327,8 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
                         if any(r.get("if_senior_three") for r in runs) else ""))
     lines += ["(* close call, ? tentative; SE(points): SE of the recommended contract's "
               "E[card points], for a pass the best bid's; exact: exact solves of the run)", "",
-              f"Stable hands: {_f(100 * (s['stable_share'] or 0), 0)}%; runs with SE <= 1 card "
-              f"point: {_f(100 * (s['se_at_most_1_share'] or 0), 0)}% (median SE "
+              f"Stable hands: {_pct(s['stable_share'])}; runs with SE <= 1 card "
+              f"point: {_pct(s['se_at_most_1_share'])} (median SE "
               f"{_f(s['median_points_se'], 2)}); wall median {_f(s['median_seconds'])} s, max "
               f"{_f(s['max_seconds'])} s; median {_f(s['median_worlds'], 0)} worlds and "
               f"{_f(s['median_exact_solves'], 0)} exact solves a run.",
