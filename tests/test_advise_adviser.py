@@ -289,6 +289,37 @@ def test_a_time_limit_keeps_world_j_the_same() -> None:
         assert full.series["two"].exchanges[j] == short.series["two"].exchanges[j]
 
 
+#: A middlehand with a marginal Three: One and Solo are far behind (bench hand advise-16).
+WEAK_M = parse_hand("T22 T19 T17 T15 T14 T11 T7 T4 HQ HC H3 D4 SQ S9 CK CJ")
+
+
+def test_a_clearly_dominated_contract_stops_on_a_prefix_of_the_worlds() -> None:
+    stop = replace(FAST, stop_every=10, stop_margin=30.0)
+    req = request(hand=WEAK_M, seat=1, samples=30, settings=stop)
+    adv = advise(req)
+    stopped = adv.meta["stopped"]
+    assert stopped.get("solo") == 10 and stopped.get("one") == 10, stopped
+    rec = adv.recommendation
+    assert rec["contract"] not in stopped and rec["runner_up"]["contract"] not in stopped
+    for c in adv.table["contract"]:
+        if c != "pass":
+            assert row(adv, c)["samples"] == stopped.get(c, 30), c
+    # a stopped contract's numbers are those of a run that ends where it stopped
+    short = advise(request(hand=WEAK_M, seat=1, samples=10,
+                           settings=replace(stop, stop_margin=None)))
+    for c in ("solo", "one"):
+        for col in ("mean_net", "mean_points", "win_prob"):
+            assert row(adv, c)[col] == pytest.approx(row(short, c)[col], nan_ok=True), (c, col)
+    # the same worlds for any number of threads; none stopped without a margin
+    two = advise(replace(req, jobs=2))
+    cols = ["contract", "option", "samples", "mean_net", "mean_points", "exact_worlds"]
+    assert adv.table[cols].equals(two.table[cols])
+    assert advise(replace(req, settings=replace(stop, stop_margin=None))).meta["stopped"] == {}
+    from tarock_solver.advise.text import advice_lines
+    text = "\n".join(advice_lines(adv, {}))
+    assert "Stopped early as clearly behind" in text and "solo after 10 worlds" in text
+
+
 def test_lower_only_where_the_seat_can_bid_it() -> None:
     rules = load_rules("dummett")
     f = make_problem(request(seat=0), rules)

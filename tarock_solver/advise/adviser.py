@@ -91,6 +91,7 @@ def advise(req: AdviceRequest) -> Advice:
         "bird_worlds": {c: len(s.birds()) for c, s in result.series.items()},
         "exact_cut_by_deadline": [c for c, s in result.series.items() if s.cut],
         "contenders": result.contenders,
+        "stopped": result.stopped,
         "exchanges_valued": {c: (sum(s.options_valued) / len(s.options_valued)
                                  if s.options_valued else 0.0)
                              for c, s in result.series.items() if s.plan.take},

@@ -11,6 +11,10 @@ evaluator over inner worlds; Three and Lower share the choice (same groups,
 same card points).  Solo has nothing to choose.  The chosen position of world
 *j* is then valued by the evaluator: ``g_j``.  With a given talon (talon mode)
 the decision is the same in every world and is made once on many inner worlds.
+A contract the evaluator puts far below the best option (``stop_margin`` game
+points, checked every ``stop_every`` worlds) and that gets no exact worlds stops
+there: its worlds are a prefix, its estimates keep their SEs, and the time goes
+to the options still in the race.
 
 **Phase 2, exact solves** (:mod:`.exact`), on solver threads while the main
 thread goes on evaluating worlds.  Contract *c*'s exact values are
@@ -140,7 +144,12 @@ class AdviceSettings:
     on, one for every ``bird_every`` more (a game-point solve costs 3–25 card-point
     solves, so the card points keep most of the exact work).  ``cell_width``: the
     exact solves stop at a cell of that many points (odd; 1: exact values; see
-    :meth:`ContractSeries.values`).
+    :meth:`ContractSeries.values`).  ``stop_margin``, ``stop_every``: every
+    ``stop_every`` worlds, a contract that gets no exact worlds and whose best option
+    the evaluator's mean net puts more than ``stop_margin`` game points below the best
+    (passing, worth 0, included) stops getting evaluator worlds: its numbers rest on
+    the worlds done so far (a prefix, so still unbiased, with their SEs), and the main
+    thread's time goes to the contracts in the race and to the solver threads.
     """
 
     inner: int = 64
@@ -155,6 +164,10 @@ class AdviceSettings:
     birds_from: int = 16
     bird_every: int = 2
     cell_width: int = 3
+    #: A contract the evaluator puts this many game points below the best option
+    #: (passing included) stops getting evaluator worlds (None: never).
+    stop_margin: float | None = 30.0
+    stop_every: int = 100
 
     def __post_init__(self) -> None:
         # an odd width puts the cell's middle on a whole point (the scorer's unit)
@@ -429,6 +442,8 @@ class EngineResult:
     talon_decision: dict | None = None
     #: The contracts that were getting exact worlds when the run ended.
     contenders: list[str] = field(default_factory=list)
+    #: Contracts stopped as clearly dominated: their number of evaluator worlds.
+    stopped: dict[str, int] = field(default_factory=dict)
 
 
 class Engine:
@@ -451,6 +466,7 @@ class Engine:
                        for pl in problem.plans}
         self.fixed: dict[str, tuple[Exchange, list[int], dict]] = {}
         self._best_cache: dict[str, tuple[int, float]] = {}
+        self.stopped: dict[str, int] = {}
 
     # -- phase 1
     def _world(self, j: int) -> World:
@@ -489,7 +505,10 @@ class Engine:
         inner = None
         shared: dict[int, object] = {}
         rows = []
-        for c, ser in self.series.items():
+        if self.s.stop_margin is not None and j and j % self.s.stop_every == 0:
+            self._stop_dominated(j)
+        active = [(c, ser) for c, ser in self.series.items() if c not in self.stopped]
+        for c, ser in active:
             plan = ser.plan
             if plan.take == 0:
                 # Solo: every policy's set is fixed
@@ -523,15 +542,31 @@ class Engine:
             ser.options_valued.append(valued)
             rows.append(task.hands)
         est = evaluate_positions(np.array(rows, dtype=np.uint64), p.seat)
-        for ser, e in zip(self.series.values(), est, strict=True):
+        for (_c, ser), e in zip(active, est, strict=True):
             ser.estimates.append(float(e))
             ser.smooth()
 
+    def _stop_dominated(self, j: int) -> None:
+        """Before world ``j``: stop the contracts clearly dominated on the evaluator's
+        worlds so far (see :class:`AdviceSettings`).  The evaluator's values alone decide,
+        at fixed world counts, so which worlds a contract has is a pure function of the
+        seed (never of timing or of the number of threads)."""
+        live = [s for c, s in self.series.items() if c not in self.stopped]
+        best = {s.contract: self.evaluator_best(s) for s in live}
+        top = max(best.values())
+        if self.p.given_talon is None:
+            top = max(top, 0.0)  # passing
+        keep = {s.contract for s in self.contenders()}
+        for c, v in best.items():
+            if c not in keep and v < top - self.s.stop_margin:
+                self.stopped[c] = j
+
     def drop_partial_world(self) -> int:
         """After an interrupt: forget a world whose contracts were half evaluated;
-        returns the number of complete worlds."""
-        n = min(len(s.estimates) for s in self.series.values())
-        for ser in self.series.values():
+        returns the number of complete worlds (of the contracts not stopped)."""
+        live = [s for c, s in self.series.items() if c not in self.stopped]
+        n = min(len(s.estimates) for s in live)
+        for ser in live:
             for name in ("tasks", "offsets", "exchanges", "choices", "options_valued",
                          "estimates", "_smoothed"):
                 del getattr(ser, name)[n:]
@@ -795,6 +830,7 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver, *
     result = EngineResult(eng.series, n, t1 - start, time.time() - t1, exact, interrupted,
                           deadline_hit)
     result.contenders = [s.contract for s in eng.contenders()] if n >= 2 else []
+    result.stopped = dict(eng.stopped)
     if eng.fixed:
         result.talon_decision = {c: {"group": ex.group_label, "discard": ex.discard_ids,
                                      **info} for c, (ex, _a, info) in eng.fixed.items()}

@@ -45,7 +45,7 @@ def _contract_rows(adv: Advice, names: dict[str, str]) -> list[list[str]]:
     for r in adv.rows:
         if r.kind != "plain":
             continue
-        exact = f"{r.net.exact}/{worlds}"
+        exact = f"{r.net.exact}/{adv.meta.get('stopped', {}).get(r.contract, worlds)}"
         if r.net.exact < MIN_EXACT:
             exact += " (evaluator)"
         out.append([names.get(r.contract, r.contract), _pct(r.made.mean, r.made.se),
@@ -196,6 +196,13 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
                      "again for exact corrections.")
     for c, why in meta.get("left_out", {}).items():
         lines.append(f"  {names.get(c, c)}: not advised — {why}.")
+    if meta.get("stopped"):
+        margin = meta.get("settings", {}).get("stop_margin")
+        lines.append("  Stopped early as clearly behind (the evaluator put them more than "
+                     f"{_num(margin, 0)} game points below the best option): "
+                     + ", ".join(f"{names.get(c, c)} after {n} worlds"
+                                 for c, n in meta["stopped"].items())
+                     + "; their rows rest on those worlds.")
     lines.append("")
     lines.append("± is one standard error. " + meta["notes"][-1])
     lines.append("Talon: exchanges are chosen on what the declarer sees (hand and talon), by the "
