@@ -320,6 +320,18 @@ def test_a_clearly_dominated_contract_stops_on_a_prefix_of_the_worlds() -> None:
     assert "Stopped early as clearly behind" in text and "solo after 10 worlds" in text
 
 
+def test_a_contract_at_its_cap_of_exact_worlds_is_never_stopped() -> None:
+    # at its cap a contract leaves the contenders; it must keep its evaluator worlds
+    # (a pass hand: every contract far below passing; bench hand advise-7)
+    capped = replace(FAST, stop_every=10, stop_margin=30.0, max_exact=4)
+    hand = parse_hand("T14 T12 T8 T7 T6 T5 T4 H2 H3 DQ DA SC S9 CQ C10 C7")
+    adv = advise(request(hand=hand, seat=0, samples=30, settings=capped))
+    stopped = adv.meta["stopped"]
+    assert row(adv, "three")["mean_net"] < -30 and row(adv, "three")["exact_worlds"] == 4
+    assert "three" not in stopped and row(adv, "three")["samples"] == 30
+    assert "solo" in stopped, stopped
+
+
 def test_lower_only_where_the_seat_can_bid_it() -> None:
     rules = load_rules("dummett")
     f = make_problem(request(seat=0), rules)

@@ -553,10 +553,12 @@ class Engine:
         seed (never of timing or of the number of threads)."""
         live = [s for c, s in self.series.items() if c not in self.stopped]
         best = {s.contract: self.evaluator_best(s) for s in live}
-        top = max(best.values())
+        top = max(best.values(), default=-math.inf)
         if self.p.given_talon is None:
             top = max(top, 0.0)  # passing
-        keep = {s.contract for s in self.contenders()}
+        # never a contract that has exact worlds (a contender, or one that was: at its
+        # cap of exact worlds it is no longer among the contenders)
+        keep = {s.contract for s in self.contenders()} | {s.contract for s in live if s.planned}
         for c, v in best.items():
             if c not in keep and v < top - self.s.stop_margin:
                 self.stopped[c] = j
