@@ -173,3 +173,26 @@ def test_no_game_point_solve_before_its_kernels_are_compiled(monkeypatch) -> Non
     assert adv.meta["bird_worlds"] == {"solo": 0}
     assert adv.meta["game_point_solves"] == 0
     assert plain_row(adv, "solo")["exact_worlds"] == 8
+
+
+def test_the_detached_compile_builds_the_running_copy_not_the_folder_it_is_run_from(
+        tmp_path, monkeypatch) -> None:
+    # `pip install . && tarock advise` runs in a checkout: a child that imported the
+    # checkout would cache another copy's kernels, and every run would compile again
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import tarock_solver
+    from tarock_solver.advise.exact import compile_command
+
+    decoy = tmp_path / "tarock_solver"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("raise SystemExit('the decoy was imported')\n")
+    monkeypatch.chdir(tmp_path)
+    argv, cwd = compile_command()
+    assert argv[0] == sys.executable and "compile_detached()" in argv[-1]
+    out = subprocess.run([sys.executable, "-c",
+                          "import tarock_solver; print(tarock_solver.__file__)"],
+                         cwd=cwd, capture_output=True, text=True, check=True)
+    assert Path(out.stdout.strip()).resolve() == Path(tarock_solver.__file__).resolve()

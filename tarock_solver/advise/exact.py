@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from .evaluate import PlayTask
 
-__all__ = ["ExactSolver", "GameRequest", "Request", "compile_detached", "compile_lock_path",
-           "solve_game_one", "warm_up"]
+__all__ = ["ExactSolver", "GameRequest", "Request", "compile_command", "compile_detached",
+           "compile_lock_path", "solve_game_one", "warm_up"]
 
 #: One position: (hands at trick 1 in seat order, declarer seat, a first guess of its
 #: value for MTD(f), and optionally the cell width, its offset and the thresholds of
@@ -116,6 +116,20 @@ def compile_detached() -> bool:
         warm_up()
         warm_up_games()
         return True
+
+
+def compile_command() -> tuple[list[str], str]:
+    """The detached compile's command line and working directory.
+
+    ``python -c`` puts its working directory first on the import path, so the child
+    runs in the folder that holds this very package: it compiles (and caches) the
+    kernels of the copy that is running, never a source checkout the user happens to
+    stand in (the README's ``pip install . && tarock advise`` runs in one)."""
+    import tarock_solver
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(tarock_solver.__file__)))
+    return [sys.executable, "-c", "from tarock_solver.advise.exact import compile_detached; "
+            "compile_detached()"], root
 
 
 def solve_one(search: Any, request: Request, deadline: float | None
@@ -222,11 +236,10 @@ class ExactSolver:
                 # A detached process compiles and writes numba's cache: it finishes even
                 # if this run ends first, so the next run loads the kernels.  Only the
                 # card-point kernels are waited for (the game points wait for a next run).
-                proc = subprocess.Popen(
-                    [sys.executable, "-c", "from tarock_solver.advise.exact import "
-                     "compile_detached; compile_detached()"], stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL, start_new_session=True)
+                argv, cwd = compile_command()
+                proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True)
                 self._compile = proc  # kept: a Popen collected while it runs warns
                 if not cards_ready:
                     self.compiled_first = True
