@@ -28,6 +28,7 @@ from tarock_solver.advise.infoset import choose_exchange, inner_hands
 from tarock_solver.advise.plan import make_problem
 from tarock_solver.advise.report import _paired, option_rows, recommend
 from tarock_solver.advise.sampling import STREAM_INNER, knowledge_from_hand
+from tarock_solver.advise.text import advice_lines
 from tarock_solver.cards import round_points
 from tarock_solver.errors import RulesError
 from tarock_solver.notation import parse_hand, parse_talon
@@ -315,7 +316,6 @@ def test_a_clearly_dominated_contract_stops_on_a_prefix_of_the_worlds() -> None:
     cols = ["contract", "option", "samples", "mean_net", "mean_points", "exact_worlds"]
     assert adv.table[cols].equals(two.table[cols])
     assert advise(replace(req, settings=replace(stop, stop_margin=None))).meta["stopped"] == {}
-    from tarock_solver.advise.text import advice_lines
     text = "\n".join(advice_lines(adv, {}))
     assert "Stopped early as clearly behind" in text and "solo after 10 worlds" in text
 

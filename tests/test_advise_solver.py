@@ -6,12 +6,17 @@ search fast and few worlds; the heavier checks are marked slow.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import tarock_solver
 from tarock_solver.advise import AdviceRequest, AdviceSettings, advise
+from tarock_solver.advise.exact import compile_command
 from tarock_solver.advise.sampling import STREAM_WORLD, knowledge_from_hand, world_at
 from tarock_solver.cards import round_points
 from tarock_solver.notation import parse_hand
@@ -179,13 +184,6 @@ def test_the_detached_compile_builds_the_running_copy_not_the_folder_it_is_run_f
         tmp_path, monkeypatch) -> None:
     # `pip install . && tarock advise` runs in a checkout: a child that imported the
     # checkout would cache another copy's kernels, and every run would compile again
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    import tarock_solver
-    from tarock_solver.advise.exact import compile_command
-
     decoy = tmp_path / "tarock_solver"
     decoy.mkdir()
     (decoy / "__init__.py").write_text("raise SystemExit('the decoy was imported')\n")

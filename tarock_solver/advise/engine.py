@@ -164,8 +164,6 @@ class AdviceSettings:
     birds_from: int = 16
     bird_every: int = 2
     cell_width: int = 3
-    #: A contract the evaluator puts this many game points below the best option
-    #: (passing included) stops getting evaluator worlds (None: never).
     stop_margin: float | None = 30.0
     stop_every: int = 100
 
@@ -507,9 +505,9 @@ class Engine:
         rows = []
         if self.s.stop_margin is not None and j and j % self.s.stop_every == 0:
             self._stop_dominated(j)
-        active = [(c, ser) for c, ser in self.series.items() if c not in self.stopped]
-        for c, ser in active:
-            plan = ser.plan
+        active = self.evaluated()
+        for ser in active:
+            c, plan = ser.contract, ser.plan
             if plan.take == 0:
                 # Solo: every policy's set is fixed
                 sets = allowed_sets(plan.policies, plan.annsets)
@@ -542,16 +540,20 @@ class Engine:
             ser.options_valued.append(valued)
             rows.append(task.hands)
         est = evaluate_positions(np.array(rows, dtype=np.uint64), p.seat)
-        for (_c, ser), e in zip(active, est, strict=True):
+        for ser, e in zip(active, est, strict=True):
             ser.estimates.append(float(e))
             ser.smooth()
+
+    def evaluated(self) -> list[ContractSeries]:
+        """The contracts that still get evaluator worlds (not stopped as dominated)."""
+        return [s for c, s in self.series.items() if c not in self.stopped]
 
     def _stop_dominated(self, j: int) -> None:
         """Before world ``j``: stop the contracts clearly dominated on the evaluator's
         worlds so far (see :class:`AdviceSettings`).  The evaluator's values alone decide,
         at fixed world counts, so which worlds a contract has is a pure function of the
         seed (never of timing or of the number of threads)."""
-        live = [s for c, s in self.series.items() if c not in self.stopped]
+        live = self.evaluated()
         best = {s.contract: self.evaluator_best(s) for s in live}
         top = max(best.values(), default=-math.inf)
         if self.p.given_talon is None:
@@ -566,7 +568,7 @@ class Engine:
     def drop_partial_world(self) -> int:
         """After an interrupt: forget a world whose contracts were half evaluated;
         returns the number of complete worlds (of the contracts not stopped)."""
-        live = [s for c, s in self.series.items() if c not in self.stopped]
+        live = self.evaluated()
         n = min(len(s.estimates) for s in live)
         for ser in live:
             for name in ("tasks", "offsets", "exchanges", "choices", "options_valued",
