@@ -38,8 +38,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Estimate", "MIN_BIRD_WORLDS", "MIN_EXACT", "MIN_WORLDS", "PrefixTerm",
-           "TENTATIVE_SHRINK", "bernoulli_variance", "combine", "cv_terms", "shrink_weight"]
+__all__ = ["Estimate", "MIN_BIRD_WORLDS", "MIN_EXACT", "MIN_WORLDS", "PAIR_BIAS_PRIOR",
+           "PrefixTerm", "TENTATIVE_SHRINK", "bernoulli_variance", "bias_weight", "combine",
+           "cv_terms", "shrink_weight"]
 
 #: Fewest exact worlds behind a control-variate SE (the residual spread needs them).
 MIN_EXACT = 8
@@ -58,6 +59,38 @@ MIN_WORLDS = 20
 #: σ²/τ² = 21 (the bench's own runs: 14).  Two exact worlds then move a tentative
 #: estimate by a tenth of their mean residual, seven by a quarter.
 TENTATIVE_SHRINK = 20.0
+
+
+#: The evaluator's bias on the paired net difference of two options of one hand, in units
+#: of a world's SD of their paired residual: a scale mixture of normals, (share, variance)
+#: per component.  Most pairs carry a small bias, a few a large one; fitted by maximum
+#: likelihood to the exact corrections of the recommended pair in 10-s runs of 44 hands
+#: outside the bench set (``benchmarks/pair_bias_prior.py --fit`` on its two result files;
+#: one normal fits worse, its variance known to within a factor of about three).
+PAIR_BIAS_PRIOR = ((0.95, 0.0176), (0.05, 0.41))
+
+
+def bias_weight(mean: float, se: float, n: int,
+                prior: Sequence[tuple[float, float]] = PAIR_BIAS_PRIOR) -> float:
+    """The weight an exact correction (mean residual ``mean`` ± ``se`` over ``n`` worlds)
+    keeps in the posterior mean of the evaluator's bias, under the two-level model with
+    the bias drawn from ``prior``: the posterior mean is ``weight × mean``.
+
+    In units of a world's residual SD ``se·√n`` the correction is ``u = b + e``, ``e``
+    normal with variance ``1/n``; a prior component of variance ``τ²`` keeps the share
+    ``τ² / (τ² + 1/n)`` of it, and the components are weighted by how likely each makes
+    ``u``.  A small correction is mostly noise and keeps little; one many SEs from zero
+    is a bias the evaluator really has and keeps nearly all."""
+    if not (math.isfinite(mean) and math.isfinite(se)) or se <= 0 or n < 1:
+        return 1.0
+    u, v = mean / (se * math.sqrt(n)), 1.0 / n
+    num = den = 0.0
+    for share, tau2 in prior:
+        var = tau2 + v
+        like = share * math.exp(-0.5 * u * u / var) / math.sqrt(var)
+        num += like * tau2 / var
+        den += like
+    return num / den if den > 0 else 1.0
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,14 @@ come from worlds that did not choose it (two-fold cross-fitting: the even worlds
 choose and the odd ones report, and the other way round), so the best of many
 noisy options is not reported with the optimism that picked it.
 
+A close call (the top two within :data:`NOISE_SE` SEs of their paired difference) goes
+to the side of the difference's empirical-Bayes posterior (:func:`pair_split`): the
+exact correction keeps the weight its evidence earns against the prior of the
+evaluator's bias on a pair (:data:`~.cv.PAIR_BIAS_PRIOR`), so the name does not flip
+with the few exact worlds' noise.  ``settled`` says when that went against the sign of
+the unbiased difference (which is still the margin shown); the runner-up's ``split``
+holds the difference's parts and its posterior.
+
 Silent birds: a contract whose plain play has :data:`~.cv.MIN_BIRD_WORLDS`
 game-point worlds gets ``net_birds`` (its nets with the birds of plain play,
 :meth:`~.engine.ContractSeries.birds`).  When the recommended contract and its
@@ -39,12 +47,20 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .cv import MIN_BIRD_WORLDS, MIN_EXACT, MIN_WORLDS, TENTATIVE_SHRINK, Estimate, combine
+from .cv import (
+    MIN_BIRD_WORLDS,
+    MIN_EXACT,
+    MIN_WORLDS,
+    TENTATIVE_SHRINK,
+    Estimate,
+    bias_weight,
+    combine,
+)
 from .engine import ContractSeries
 
 __all__ = ["ANNOUNCE_ALPHA", "MIN_ANNOUNCE_GAIN", "Advice", "EXTRA_COLUMNS", "NOISE_SE", "OptionRow", "SCHEMA_COLUMNS",
            "announce_gate", "announce_gate_se", "announce_tests",
-           "build_table", "eligible", "option_rows", "recommend"]
+           "build_table", "eligible", "option_rows", "pair_split", "recommend"]
 
 SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "option", "samples",
                   "win_prob", "win_prob_se", "mean_net", "mean_net_se", "mean_points")
@@ -188,13 +204,67 @@ def _net(contract: str, birds: frozenset[str]) -> str:
     return "net_birds" if contract in birds else "net"
 
 
-def _paired(series: dict[str, ContractSeries], a: OptionRow, b: OptionRow | None,
-            birds: frozenset[str] = frozenset()) -> Estimate:
-    """E[a] − E[b] in net game points on common worlds (b None: passing, 0)."""
-    terms = series[a.contract].terms(a.policy, _net(a.contract, birds))
+def _paired(series: dict[str, ContractSeries], a: OptionRow | None, b: OptionRow | None,
+            birds: frozenset[str] = frozenset(), *, worlds: np.ndarray | None = None,
+            min_prefix: int = MIN_EXACT) -> Estimate:
+    """E[a] − E[b] in net game points on common worlds (None: passing, 0), optionally on
+    the masked ``worlds``."""
+    return combine(_pair_terms(series, a, b, birds, worlds), min_prefix=min_prefix)
+
+
+def _pair_terms(series: dict[str, ContractSeries], a: OptionRow | None, b: OptionRow | None,
+                birds: frozenset[str], worlds: np.ndarray | None) -> list:
+    """The control-variate terms of E[a] − E[b] (None: passing, 0)."""
+    terms = []
+    if a is not None:
+        terms += series[a.contract].terms(a.policy, _net(a.contract, birds), worlds=worlds)
     if b is not None:
-        terms += series[b.contract].terms(b.policy, _net(b.contract, birds), -1.0)
-    return combine(terms, min_prefix=MIN_EXACT)
+        terms += series[b.contract].terms(b.policy, _net(b.contract, birds), -1.0,
+                                          worlds=worlds)
+    return terms
+
+
+def pair_split(series: dict[str, ContractSeries], a: OptionRow | None, b: OptionRow | None,
+               birds: frozenset[str] = frozenset(), *, worlds: np.ndarray | None = None,
+               min_prefix: int = MIN_EXACT) -> dict[str, float]:
+    """E[a] − E[b] (None: passing, 0) split into its two parts, and its empirical-Bayes
+    posterior under cv's two-level model.
+
+    The paired difference is the evaluator's part (its mean over every world) plus the
+    exact correction's (the mean residual over the exact worlds).  The correction
+    estimates the evaluator's bias on this pair; under the prior of that bias measured
+    on other hands (:data:`~.cv.PAIR_BIAS_PRIOR`) its posterior mean is the correction
+    times :func:`~.cv.bias_weight` (NaN without an SE).  Keys: ``evaluator``,
+    ``correction``, ``correction_se``, ``exact_worlds``, ``correction_weight``,
+    ``posterior``."""
+    terms = _pair_terms(series, a, b, birds, worlds)
+    part = combine([t for t in terms if not t.correction], min_prefix=min_prefix)
+    corr = combine([t for t in terms if t.correction], min_prefix=min_prefix)
+    weight = (bias_weight(corr.mean, corr.se, corr.exact)
+              if corr.has_se and math.isfinite(corr.mean) else math.nan)
+    return {"evaluator": part.mean, "correction": corr.mean, "correction_se": corr.se,
+            "exact_worlds": corr.exact, "correction_weight": weight,
+            "posterior": part.mean + weight * corr.mean}
+
+
+def _settled(series: dict[str, ContractSeries], first: OptionRow | None,
+             second: OptionRow | None, diff: Estimate, birds: frozenset[str] = frozenset(),
+             *, worlds: np.ndarray | None = None, min_prefix: int = MIN_EXACT) -> bool:
+    """Does a close call between ``first`` (ahead by ``diff``, their unbiased paired
+    difference) and ``second`` (None: passing) go to ``second``?
+
+    Within :data:`NOISE_SE` SEs the unbiased difference cannot tell the two apart, and
+    its sign is mostly the noise of the exact correction: on most hands the evaluator's
+    bias on a pair is small against a run's correction SE of 1–4 game points.  The
+    decision that maximises the expected net given the data is the sign of the posterior
+    mean (:func:`pair_split`), which leans on the evaluator's difference over
+    all worlds where the correction is noise, and so names the same side of the pair seed
+    after seed.  A difference beyond noise is never overturned."""
+    if not diff.has_se or abs(diff.mean) >= NOISE_SE * diff.se:
+        return False
+    post = pair_split(series, first, second, birds, worlds=worlds,
+                      min_prefix=min_prefix)["posterior"]
+    return math.isfinite(post) and post < 0
 
 
 def announce_gate_se(options: int) -> float:
@@ -262,6 +332,21 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
     for r, e in firm or cands:
         if e.mean > value + 1e-12:
             best, value = r, e.mean
+    if not firm:
+        return best
+    # the runner-up as the recommendation takes it, and a close call settled the same way
+    if best is None:
+        runner = max(firm, key=lambda c: (c[1].mean, -c[0].policy))[0]
+    else:
+        others = [c for c in firm if (c[0].contract != best.contract if allow_pass
+                                      else c[0] is not best)]
+        nxt = max(others, key=lambda c: (c[1].mean, -c[0].policy), default=None)
+        runner = nxt[0] if nxt is not None and (nxt[1].mean > 0 or not allow_pass) else None
+        if runner is None and not allow_pass:
+            return best
+    diff = _paired(series, best, runner, birds, worlds=mask, min_prefix=half)
+    if _settled(series, best, runner, diff, birds, worlds=mask, min_prefix=half):
+        return runner
     return best
 
 
@@ -320,7 +405,8 @@ def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
         cond = _with_birds(series, over)
         rec["if_senior_three"] = {k: cond[k] for k in (
             "contract", "option", "mean_net", "mean_net_se", "mean_points", "mean_points_se",
-            "p_make", "close_call", "tentative", "runner_up", "birds_counted") if k in cond}
+            "p_make", "close_call", "tentative", "runner_up", "birds_counted", "settled")
+            if k in cond}
     return rec
 
 
@@ -382,56 +468,70 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
                 f"{better.net.exact} exact worlds (fewer than {MIN_EXACT}); "
                 f"{best.contract} {best.option} is the best with an SE")
             best, passed_over = better, best
-    rec: dict = {"worlds": worlds}
-    if best is None or (best.net.mean <= 0 and not talon_mode):
-        rec.update(contract="pass", option="plain", mean_net=0.0, mean_net_se=0.0,
-                   mean_points=math.nan, mean_points_se=math.nan, p_make=math.nan)
-        runner = best
-        diff = _paired(series, runner, None, birds) if runner is not None else None
-        if runner is not None and diff is not None:
-            rec["runner_up"] = {"contract": runner.contract, "option": runner.option,
-                                "mean_net": runner.net.mean,
-                                "mean_points": runner.points.mean,
-                                "mean_points_se": runner.points.se,
-                                "difference": -diff.mean, "difference_se": diff.se}
-            rec["close_call"] = bool(not diff.has_se or abs(diff.mean) < NOISE_SE * diff.se)
-        else:
-            rec["runner_up"] = None
-            rec["close_call"] = False
+    choice = best if best is not None and (best.net.mean > 0 or talon_mode) else None
+    if choice is None:
+        runner = best  # passing is recommended: the best bid is the runner-up
     else:
         # The runner-up is the next best estimate, with an SE or not: a contract right
         # behind the best but short of exact worlds is the real alternative (and, with
         # no SE for their difference, makes the call close), not the next firm one.
         rivals = [r for r in allowed if math.isfinite(r.net.mean)]
-        others = [r for r in rivals if r.contract != best.contract] if not talon_mode else \
-            [r for r in rivals if r is not best]
+        others = [r for r in rivals if r.contract != choice.contract] if not talon_mode else \
+            [r for r in rivals if r is not choice]
         runner = max(others, key=lambda r: (r.net.mean, -r.policy), default=None)
         if runner is not None and runner.net.mean <= 0 and not talon_mode:
             runner = None  # passing is the runner-up
         if passed_over is not None:  # the runner-up (passing if it is worth ≤ 0)
             runner = passed_over if talon_mode or passed_over.net.mean > 0 else None
-        diff = _paired(series, best, runner, birds)
+    settled = False
+    # a close call between two firm options (passing is one) goes where the posterior says
+    if firm and passed_over is None and (runner is not None
+                                         or (choice is not None and not talon_mode)):
+        if _settled(series, choice, runner, _paired(series, choice, runner, birds), birds):
+            choice, runner = runner, choice
+            settled = True
+    rec: dict = {"worlds": worlds}
+    if choice is None:
+        rec.update(contract="pass", option="plain", mean_net=0.0, mean_net_se=0.0,
+                   mean_points=math.nan, mean_points_se=math.nan, p_make=math.nan)
+        if runner is not None:
+            diff = _paired(series, runner, None, birds)
+            rec["runner_up"] = {"contract": runner.contract, "option": runner.option,
+                                "mean_net": runner.net.mean,
+                                "mean_points": runner.points.mean,
+                                "mean_points_se": runner.points.se,
+                                "difference": -diff.mean, "difference_se": diff.se,
+                                "split": pair_split(series, None, runner, birds)}
+            rec["close_call"] = bool(not diff.has_se or abs(diff.mean) < NOISE_SE * diff.se)
+        else:
+            rec["runner_up"] = None
+            rec["close_call"] = False
+    else:
+        diff = _paired(series, choice, runner, birds)
         held = _held_out(series, rows, worlds, gate=gate, allow_pass=not talon_mode,
                          birds=birds)
-        rec.update(contract=best.contract, option=best.option,
+        rec.update(contract=choice.contract, option=choice.option,
                    mean_net=held["net"], mean_net_se=held["net_se"],
                    mean_points=held["points"], mean_points_se=held["points_se"],
                    p_make=held["made"],
-                   in_sample={"mean_net": best.net.mean, "mean_net_se": best.net.se,
-                              "mean_points": best.points.mean,
-                              "mean_points_se": best.points.se, "p_make": best.made.mean,
-                              "exact_worlds": best.net.exact},
+                   in_sample={"mean_net": choice.net.mean, "mean_net_se": choice.net.se,
+                              "mean_points": choice.points.mean,
+                              "mean_points_se": choice.points.se, "p_make": choice.made.mean,
+                              "exact_worlds": choice.net.exact},
                    held_out_choices=held["choices"],
                    held_out_agrees=all(c is not None and (c["contract"], c["option"])
-                                       == (best.contract, best.option)
+                                       == (choice.contract, choice.option)
                                        for c in held["choices"]),
                    runner_up={"contract": runner.contract if runner else "pass",
                               "option": runner.option if runner else "plain",
                               "mean_net": runner.net.mean if runner else 0.0,
                               "mean_points": runner.points.mean if runner else math.nan,
                               "mean_points_se": runner.points.se if runner else math.nan,
-                              "difference": diff.mean, "difference_se": diff.se},
+                              "difference": diff.mean, "difference_se": diff.se,
+                              "split": pair_split(series, choice, runner, birds)},
                    close_call=bool(not diff.has_se or abs(diff.mean) < NOISE_SE * diff.se))
+    # a close call that went against the sign of its unbiased difference
+    rec["settled"] = settled
     rec["tentative"] = bool(tentative_why)
     rec["tentative_reasons"] = tentative_why
     rec["announce_gate"] = {"se": gate, "tests": tests}

@@ -106,7 +106,7 @@ def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
         return (f"{head}: pass. The best bid, {_label(names, ru['contract'], ru['option'])}, "
                 f"expects {_num(ru['mean_net'], 1, True)} game points (passing: 0; difference "
                 f"{_pm(ru['difference'], ru['difference_se'])})"
-                + (" — close call." if rec.get("close_call") else "."))
+                + (f" — close call{_settled(rec)}." if rec.get("close_call") else "."))
     ins = rec.get("in_sample", {})
     line = (f"{head}: bid {_label(names, rec['contract'], rec['option'])} — E[net] "
             f"{_pm(ins.get('mean_net', math.nan), ins.get('mean_net_se', math.nan))} as in "
@@ -117,7 +117,7 @@ def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
         line += (f", {_pm(ru['difference'], ru['difference_se'])} over {other} on common "
                  f"worlds")
         if rec.get("close_call"):
-            line += " (close call)"
+            line += f" (close call{_settled(rec)})"
     if rec.get("held_out_agrees", True):
         line += ". On worlds that did not choose it: E[net] "
     else:
@@ -131,6 +131,15 @@ def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
     return line
 
 
+def _settled(rec: dict) -> str:
+    """Why a close call went against the sign of its unbiased difference (or nothing)."""
+    if not rec.get("settled"):
+        return ""
+    split = (rec.get("runner_up") or {}).get("split") or {}
+    return (f", settled for it by the evaluator's margin over all worlds with the exact "
+            f"correction weighed by its noise: {_num(split.get('posterior'), 1, True)}")
+
+
 def senior_three_line(adv: Advice, names: dict[str, str]) -> str | None:
     """The answer to a senior player's Three, for a seat that may then bid Lower."""
     cond = adv.recommendation.get("if_senior_three")
@@ -141,13 +150,14 @@ def senior_three_line(adv: Advice, names: dict[str, str]) -> str | None:
         ru = cond.get("runner_up")
         best = (f"; the best bid, {_label(names, ru['contract'], ru['option'])}, expects "
                 f"{_num(ru['mean_net'], 1, True)}" if ru else "")
-        return f"{head}: pass{best}" + (" — close call." if cond.get("close_call") else ".")
+        return f"{head}: pass{best}" + (f" — close call{_settled(cond)}."
+                                        if cond.get("close_call") else ".")
     ru = cond.get("runner_up") or {}
     other = ("passing" if ru.get("contract", "pass") == "pass"
              else _label(names, ru["contract"], ru["option"]))
     return (f"{head}: bid {_label(names, cond['contract'], cond['option'])}, "
             f"{_pm(ru.get('difference', math.nan), ru.get('difference_se', math.nan))} over "
-            f"{other}" + (" (close call)." if cond.get("close_call") else "."))
+            f"{other}" + (f" (close call{_settled(cond)})." if cond.get("close_call") else "."))
 
 
 def _reasons(adv: Advice) -> list[str]:

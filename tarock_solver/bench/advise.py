@@ -149,6 +149,7 @@ def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules
                    for c, r in plain.items()}
     return {"seed": seed, "seconds": seconds, "contract": contract, "option": rec["option"],
             "runner_up": ru.get("contract"), "close_call": bool(rec.get("close_call")),
+            "settled": bool(rec.get("settled")),
             "tentative": bool(rec.get("tentative")), "points_se": pts_se,
             "points_se_of": se_of, "if_senior_three": senior.get("contract"),
             "mean_net": rec.get("mean_net"), "mean_net_se": rec.get("mean_net_se"),
@@ -314,6 +315,7 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
     for h in doc["hands"]:
         runs = h["runs"]
         seq = " ".join(r["contract"] + ("*" if r["close_call"] else "")
+                       + ("!" if r.get("settled") else "")
                        + ("?" if r["tentative"] else "") for r in runs)
         ses = "/".join(_f(r["points_se"], 1) for r in runs)
         worlds = "/".join(str(r["worlds"]) for r in runs)
@@ -325,7 +327,8 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
                      + (" | over a senior's Three: " + " ".join(
                          str(r.get("if_senior_three")) for r in runs)
                         if any(r.get("if_senior_three") for r in runs) else ""))
-    lines += ["(* close call, ? tentative; SE(points): SE of the recommended contract's "
+    lines += ["(* close call, ! settled against the sign of its unbiased difference, "
+              "? tentative; SE(points): SE of the recommended contract's "
               "E[card points], for a pass the best bid's; exact: exact solves of the run)", "",
               f"Stable hands: {_pct(s['stable_share'])}; runs with SE <= 1 card "
               f"point: {_pct(s['se_at_most_1_share'])} (median SE "
