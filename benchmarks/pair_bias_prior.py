@@ -28,6 +28,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+def _finite(x: object) -> object:
+    """NaN (no SE yet) as null: JSON has no NaN."""
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
 def collect(deal_seed: int, hands: int, seeds: list[int], time_limit: float, out: Path) -> None:
     from tarock_solver.advise import AdviceRequest, advise
     from tarock_solver.bench.advise import make_advise_hands
@@ -50,8 +55,9 @@ def collect(deal_seed: int, hands: int, seeds: list[int], time_limit: float, out
             rows.append({"hand": h["hand"], "seat": h["seat"], "seed": seed,
                          "contract": rec["contract"], "runner_up": ru.get("contract"),
                          "close_call": bool(rec.get("close_call")),
-                         **{k: split.get(k) for k in ("evaluator", "correction",
-                                                       "correction_se", "exact_worlds")}})
+                         **{k: _finite(split.get(k)) for k in ("evaluator", "correction",
+                                                                "correction_se",
+                                                                "exact_worlds")}})
             print(h["id"], seed, rec["contract"], ru.get("contract"), split.get("correction"),
                   split.get("correction_se"), file=sys.stderr, flush=True)
     out.write_text(json.dumps({"deal_seed": deal_seed, "seeds": seeds, "time_limit": time_limit,
