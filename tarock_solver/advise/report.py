@@ -314,8 +314,9 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
                  mask: np.ndarray, gate: float, allow_pass: bool = True,
                  birds: frozenset[str] = frozenset()) -> OptionRow | None:
     """The option the recommendation's rule picks on the masked worlds alone (None:
-    passing): the same eligibility (the whole run's announcement ``gate``) and the same
-    preference for options with an SE, with half the exact worlds."""
+    passing): the same eligibility (the whole run's announcement ``gate``), the same
+    preference for options with an SE and the same settling of a close call between two
+    of them (:func:`_settled`), with half the exact worlds."""
     half = MIN_EXACT // 2
     cands = []
     for r in rows:
