@@ -247,6 +247,24 @@ def pair_split(series: dict[str, ContractSeries], a: OptionRow | None, b: Option
             "posterior": part.mean + weight * corr.mean}
 
 
+def _close(diff: Estimate) -> bool:
+    """Is a paired difference a close call: within :data:`NOISE_SE` SEs, or without an SE?"""
+    return bool(not diff.has_se or abs(diff.mean) < NOISE_SE * diff.se)
+
+
+def _next_best(cands: Sequence[tuple[OptionRow, float]], best: OptionRow,
+               talon_mode: bool) -> OptionRow | None:
+    """The runner-up to ``best`` among ``(row, estimate)`` pairs: the best other contract
+    (in talon mode, any other option), or None — passing — when that is worth ≤ 0 outside
+    talon mode."""
+    others = [c for c in cands
+              if (c[0] is not best if talon_mode else c[0].contract != best.contract)]
+    nxt = max(others, key=lambda c: (c[1], -c[0].policy), default=None)
+    if nxt is None or (nxt[1] <= 0 and not talon_mode):
+        return None
+    return nxt[0]
+
+
 def _settled(series: dict[str, ContractSeries], first: OptionRow | None,
              second: OptionRow | None, diff: Estimate, birds: frozenset[str] = frozenset(),
              *, worlds: np.ndarray | None = None, min_prefix: int = MIN_EXACT) -> bool:
@@ -260,7 +278,7 @@ def _settled(series: dict[str, ContractSeries], first: OptionRow | None,
     mean (:func:`pair_split`), which leans on the evaluator's difference over
     all worlds where the correction is noise, and so names the same side of the pair seed
     after seed.  A difference beyond noise is never overturned."""
-    if not diff.has_se or abs(diff.mean) >= NOISE_SE * diff.se:
+    if not (diff.has_se and _close(diff)):
         return False
     post = pair_split(series, first, second, birds, worlds=worlds,
                       min_prefix=min_prefix)["posterior"]
@@ -339,10 +357,7 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
     if best is None:
         runner = max(firm, key=lambda c: (c[1].mean, -c[0].policy))[0]
     else:
-        others = [c for c in firm if (c[0].contract != best.contract if allow_pass
-                                      else c[0] is not best)]
-        nxt = max(others, key=lambda c: (c[1].mean, -c[0].policy), default=None)
-        runner = nxt[0] if nxt is not None and (nxt[1].mean > 0 or not allow_pass) else None
+        runner = _next_best([(r, e.mean) for r, e in firm], best, not allow_pass)
         if runner is None and not allow_pass:
             return best
     diff = _paired(series, best, runner, birds, worlds=mask, min_prefix=half)
@@ -476,12 +491,8 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
         # The runner-up is the next best estimate, with an SE or not: a contract right
         # behind the best but short of exact worlds is the real alternative (and, with
         # no SE for their difference, makes the call close), not the next firm one.
-        rivals = [r for r in allowed if math.isfinite(r.net.mean)]
-        others = [r for r in rivals if r.contract != choice.contract] if not talon_mode else \
-            [r for r in rivals if r is not choice]
-        runner = max(others, key=lambda r: (r.net.mean, -r.policy), default=None)
-        if runner is not None and runner.net.mean <= 0 and not talon_mode:
-            runner = None  # passing is the runner-up
+        runner = _next_best([(r, r.net.mean) for r in allowed if math.isfinite(r.net.mean)],
+                            choice, talon_mode)  # None: passing is the runner-up
         if passed_over is not None:  # the runner-up (passing if it is worth ≤ 0)
             runner = passed_over if talon_mode or passed_over.net.mean > 0 else None
     settled = False
@@ -503,7 +514,7 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
                                 "mean_points_se": runner.points.se,
                                 "difference": -diff.mean, "difference_se": diff.se,
                                 "split": pair_split(series, None, runner, birds)}
-            rec["close_call"] = bool(not diff.has_se or abs(diff.mean) < NOISE_SE * diff.se)
+            rec["close_call"] = _close(diff)
         else:
             rec["runner_up"] = None
             rec["close_call"] = False
@@ -530,7 +541,7 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
                               "mean_points_se": runner.points.se if runner else math.nan,
                               "difference": diff.mean, "difference_se": diff.se,
                               "split": pair_split(series, choice, runner, birds)},
-                   close_call=bool(not diff.has_se or abs(diff.mean) < NOISE_SE * diff.se))
+                   close_call=_close(diff))
     # a close call that went against the sign of its unbiased difference
     rec["settled"] = settled
     rec["tentative"] = bool(tentative_why)
