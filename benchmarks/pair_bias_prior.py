@@ -25,8 +25,6 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 
 def _finite(x: object) -> object:
     """NaN (no SE yet) as null: JSON has no NaN."""
