@@ -24,6 +24,7 @@ from tarock_solver.batch import (
     BatchError,
     BatchSettings,
     Checkpoint,
+    CheckpointError,
     ChunkTask,
     SerialExecutor,
     measure_batch_throughput,
@@ -31,9 +32,9 @@ from tarock_solver.batch import (
     plan_batch,
     run_batch,
 )
-from tarock_solver.batch.checkpoint import atomic_write
 from tarock_solver.batch.merge import frame_to_csv, frame_to_jsonl, has_pyarrow
 from tarock_solver.cards import mask_of
+from tarock_solver.checkpoint import atomic_write
 from tarock_solver.deal_files import DealRecord, write_deals
 from tarock_solver.rules import load_rules
 
@@ -195,13 +196,13 @@ def test_other_arguments_are_refused_and_restart_discards(deals, serial_csv, tmp
     out = tmp_path / "out.csv"
     with pytest.raises(Crash):
         run_batch(plan_batch(deals, 3), out, settings(), executor=CrashingExecutor(after=1))
-    with pytest.raises(BatchError, match=r"--contract differs \(three,one,solo then, solo now\)"):
+    with pytest.raises(CheckpointError, match=r"--contract differs \(three,one,solo then, solo now\)"):
         run_batch(plan_batch(deals, 3), out, settings(contracts=("solo",)))
-    with pytest.raises(BatchError, match=r"--chunk-size differs \(3 then, 2 now\)"):
+    with pytest.raises(CheckpointError, match=r"--chunk-size differs \(3 then, 2 now\)"):
         run_batch(plan_batch(deals, 2), out, settings())
     edited = tmp_path / "deals.jsonl"
     edited.write_bytes(deals.read_bytes() + b"# a comment changes the file\n")
-    with pytest.raises(BatchError, match="input file has changed"):
+    with pytest.raises(CheckpointError, match="input file has changed"):
         run_batch(plan_batch(edited, 3), out, settings())
     assert len(list(parts_dir(out).glob("chunk-*"))) == 1  # nothing was touched
     recorder = RecordingExecutor()
@@ -214,7 +215,7 @@ def test_checkpoint_directory_is_locked_while_a_run_uses_it(tmp_path):
     manifest = Checkpoint.make_manifest(input_path=tmp_path / "in.jsonl", input_sha256="0" * 64,
                                         chunk_size=4, chunks=1, records=1, settings={})
     with Checkpoint.open(tmp_path / "out.csv.parts", manifest):
-        with pytest.raises(BatchError, match="in use by another running"):
+        with pytest.raises(CheckpointError, match="in use by another running"):
             Checkpoint.open(tmp_path / "out.csv.parts", manifest)
     Checkpoint.open(tmp_path / "out.csv.parts", manifest).close()  # free again
 

@@ -177,9 +177,9 @@ def test_labels_resume_is_byte_identical(tmp_path, tiny_short):
 def test_labels_refuse_a_different_run(tmp_path, tiny_short):
     out = tmp_path / "x.npz"
     assert not L.generate(4, "short", 6, out, chunk_size=2, max_chunks=1)
-    from tarock_solver.batch.errors import BatchError
+    from tarock_solver.checkpoint import CheckpointError
 
-    with pytest.raises(BatchError, match="different run"):
+    with pytest.raises(CheckpointError, match="different run"):
         L.generate(5, "short", 6, out, chunk_size=2)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .checkpoint import Checkpoint, parts_dir
+from ..checkpoint import Checkpoint, CheckpointError, parts_dir
 from .errors import BatchError
 from .job import BatchSummary, run_batch
 from .merge import errors_path_for, has_pyarrow, output_format
@@ -28,7 +28,7 @@ from .worker import ChunkResult, ChunkTask, RecordError, run_chunk
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE", "BatchError", "BatchPlan", "BatchSettings", "BatchSummary",
-    "Checkpoint", "ChunkResult", "ChunkTask", "DaskExecutor", "Mode", "PoolExecutor",
+    "Checkpoint", "CheckpointError", "ChunkResult", "ChunkTask", "DaskExecutor", "Mode", "PoolExecutor",
     "RecordError", "SerialExecutor", "available_modes", "default_output", "errors_path_for",
     "get_mode", "make_executor", "measure_batch_throughput", "output_format", "parts_dir",
     "plan_batch", "register_mode", "run_batch", "run_chunk",

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .checkpoint import Checkpoint, parts_dir
+from ..checkpoint import Checkpoint, parts_dir
 from .errors import BatchError
 from .merge import errors_path_for, output_format, write_errors, write_output
 from .modes import check_settings, get_mode
@@ -102,7 +102,7 @@ def _pending(plan: BatchPlan, done: set[int], resolve: list[int], ckpt: Checkpoi
             yield plan.chunk(i)
     for i in resolve:
         task = plan.chunk(i)
-        yield dataclasses.replace(task, previous=ckpt.load(i))
+        yield dataclasses.replace(task, previous=ChunkResult.from_payload(i, ckpt.load(i)))
 
 
 def _to_resolve(ckpt: Checkpoint, done: set[int], settings: BatchSettings) -> list[int]:
@@ -112,7 +112,7 @@ def _to_resolve(ckpt: Checkpoint, done: set[int], settings: BatchSettings) -> li
     # Only a run with a larger budget than an earlier one needs to look at the chunks.
     if not ckpt.note_node_limit(settings.node_limit):
         return []
-    return [i for i in sorted(done) if ckpt.load(i).solvable_with(settings.node_limit)]
+    return [i for i in sorted(done) if ChunkResult.from_payload(i, ckpt.load(i)).solvable_with(settings.node_limit)]
 
 
 def run_batch(plan: BatchPlan, output: str | os.PathLike[str], settings: BatchSettings, *,
@@ -157,7 +157,7 @@ def run_batch(plan: BatchPlan, output: str | os.PathLike[str], settings: BatchSe
                     dataclasses.replace(settings, worker_threads=settings.worker_threads or 1)
                 for result in executor.run(_pending(plan, done, resolve, ckpt), work_settings):
                     _check_result(result, sizes)
-                    ckpt.save(result)
+                    ckpt.save(result.index, result.payload())
                     analysed += result.deals
                     if bar is not None:
                         bar.update(result.deals)

@@ -24,9 +24,9 @@ from typing import IO, Any
 import pandas as pd
 
 from ..analysis.results import csv_cell, plain_cell
-from .checkpoint import Checkpoint, atomic_write
+from ..checkpoint import Checkpoint, atomic_write
 from .errors import BatchError
-from .worker import RecordError
+from .worker import ChunkResult, RecordError
 
 __all__ = ["Merged", "errors_path_for", "output_format", "write_errors", "write_output",
            "frame_to_csv", "frame_to_jsonl"]
@@ -185,7 +185,7 @@ def write_output(ckpt: Checkpoint, n_chunks: int, output: Path, empty: pd.DataFr
         writer: _TextWriter | _ParquetWriter = (_ParquetWriter(handle) if fmt == "parquet"
                                                 else _TextWriter(handle, fmt))
         for index in range(n_chunks):
-            result = ckpt.load(index)
+            result = ChunkResult.from_payload(index, ckpt.load(index))
             writer.write(result.frame)
             merged.rows += len(result.frame)
             merged.errors.extend(result.errors)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 import traceback
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -79,6 +80,19 @@ class ChunkResult:
         if "status" not in self.frame.columns:
             return 0
         return int((self.frame["status"] == OVER_BUDGET).fillna(False).sum())
+
+    def payload(self) -> dict[str, Any]:
+        """What a checkpoint stores of the chunk (plain data, see :mod:`tarock_solver.checkpoint`)."""
+        return {"frame": self.frame, "errors": [(e.line, e.id, e.reason) for e in self.errors],
+                "deals": self.deals, "seconds": self.seconds, "node_limit": self.node_limit}
+
+    @classmethod
+    def from_payload(cls, index: int, payload: dict[str, Any]) -> ChunkResult:
+        """The chunk a checkpoint stored with :meth:`payload`."""
+        return cls(index=index, frame=payload["frame"],
+                   errors=[RecordError(*e) for e in payload["errors"]],
+                   deals=payload["deals"], seconds=payload["seconds"],
+                   node_limit=payload.get("node_limit"))
 
     def solvable_with(self, node_limit: int | None) -> bool:
         """Would ``node_limit`` give the rows over budget more nodes than they had?"""

@@ -6,7 +6,7 @@ solves every one exactly (no node budget: a position is never dropped or stored
 as a midpoint, however long it takes).  Work is done in chunks of
 ``--chunk-size`` positions; each finished chunk is written atomically to
 ``FILE.npz.parts/chunk-NNNNNN.pkl`` through the project's batch checkpoints
-(:class:`tarock_solver.batch.checkpoint.Checkpoint`: manifest, lock, atomic
+(:class:`tarock_solver.checkpoint.Checkpoint`: manifest, lock, atomic
 rename), so a killed run loses at most the chunk in progress and the same command
 continues where it stopped.  ``--count`` is not part of the checkpoint key: a
 later run with a larger count reuses every finished chunk.
@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from ..batch.checkpoint import Checkpoint, atomic_write, parts_dir
+from ..checkpoint import Checkpoint, atomic_write, parts_dir
 from ..errors import RulesError
 from . import positions as P
 

@@ -1,4 +1,7 @@
-"""Checkpoints: one file per finished chunk in ``OUT.parts/``, written atomically.
+"""Checkpoints of a resumable run: one file per finished chunk in ``OUT.parts/``, written atomically.
+
+Shared by the analyses that run in chunks (``tarock batch``, the evaluator's label runs); each
+stores its own payload per chunk, a plain dict.
 
 Layout of ``OUT.parts/``:
 
@@ -9,9 +12,9 @@ Layout of ``OUT.parts/``:
     The node budget is not part of the key; ``node_limits`` lists the budgets runs
     have used here, so a run knows whether any chunk could have rows to solve again.
 ``chunk-000042.pkl``
-    The result of chunk 42 (rows as a pandas DataFrame, failed records, timing, and
-    the node budget its rows were solved with).  A chunk whose rows over budget are
-    solved again by a run with a larger budget is replaced the same way.
+    The payload of chunk 42 (for a batch run: rows as a pandas DataFrame, failed
+    records, timing, and the node budget its rows were solved with).  A chunk that a
+    later run computes again is replaced the same way.
     Written to a temporary name, flushed to disk and renamed over the final name, so a
     run killed at any moment — even by SIGKILL — leaves either the whole file or none.
 ``.lock``
@@ -35,11 +38,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from .. import __version__
-from .errors import BatchError
-from .worker import ChunkResult, RecordError
+from . import __version__
+from .errors import TarockError
 
-__all__ = ["CHECKPOINT_FORMAT", "Checkpoint", "atomic_write", "checkpoint_key", "parts_dir"]
+__all__ = ["CHECKPOINT_FORMAT", "Checkpoint", "CheckpointError", "atomic_write",
+           "checkpoint_key", "parts_dir"]
 
 CHECKPOINT_FORMAT = 1
 MANIFEST = "manifest.json"
@@ -51,6 +54,11 @@ _TMP_MARK = ".tmp-"
 _FIELD_NAMES = {"mode": "--mode", "rules": "--rules", "opts": "--opt",
                 "contracts": "--contract", "declarers": "--declarer", "timing": "--no-timing",
                 "samples": "--samples", "seed": "--seed", "node_limit": "--node-limit"}
+
+
+class CheckpointError(TarockError):
+    """Checkpoints that cannot be used: of another run, locked, damaged.  The CLI shows
+    the message and exits with status 2; checkpoints already written are kept."""
 
 
 def parts_dir(output: str | os.PathLike[str]) -> Path:
@@ -137,9 +145,11 @@ class Checkpoint:
     to this run, and holds the lock until :meth:`close`.
     """
 
-    def __init__(self, directory: Path, manifest: dict[str, Any], lock: IO[bytes] | None
-                 ) -> None:
+    def __init__(self, directory: Path, manifest: dict[str, Any], lock: IO[bytes] | None,
+                 command: str = "tarock batch") -> None:
         self.directory = directory
+        #: The command that writes here, named when another run holds the lock.
+        self.command = command
         self.manifest = manifest
         self.key: str = manifest["key"]
         self._lock = lock
@@ -159,31 +169,31 @@ class Checkpoint:
         return manifest
 
     @classmethod
-    def open(cls, directory: Path, manifest: dict[str, Any], *, restart: bool = False
-             ) -> Checkpoint:
+    def open(cls, directory: Path, manifest: dict[str, Any], *, restart: bool = False,
+             command: str = "tarock batch") -> Checkpoint:
         """Open ``directory`` for the run described by ``manifest``.
 
         Existing checkpoints of the same run are kept (the run resumes); checkpoints of
-        a different run raise :class:`BatchError` unless ``restart`` discards them.
+        a different run raise :class:`CheckpointError` unless ``restart`` discards them.
         """
         if directory.exists() and not directory.is_dir():
-            raise BatchError(f"{directory} exists and is not a directory; remove it or choose "
+            raise CheckpointError(f"{directory} exists and is not a directory; remove it or choose "
                              f"another output name.")
         directory.mkdir(parents=True, exist_ok=True)
-        lock = cls._acquire_lock(directory)
+        lock = cls._acquire_lock(directory, command)
         try:
             if restart:
                 cls._clear(directory)
             existing = cls._read_manifest(directory)
             if existing is None:
                 if any(cls._chunk_files(directory)):
-                    raise BatchError(f"{directory} holds chunk files but no {MANIFEST}; it "
+                    raise CheckpointError(f"{directory} holds chunk files but no {MANIFEST}; it "
                                      f"cannot be resumed safely. Add --restart to discard it.")
                 atomic_write(directory / MANIFEST, lambda h: h.write(
                     json.dumps(manifest, indent=2, sort_keys=True) + "\n"), binary=False)
             elif existing.get("key") != manifest["key"]:
                 reasons = "; ".join(_describe_differences(existing, manifest))
-                raise BatchError(
+                raise CheckpointError(
                     f"{directory} holds checkpoints of a different run ({reasons}). Run the "
                     f"same command as before to resume it, or add --restart to discard the "
                     f"checkpoints and start again.")
@@ -193,10 +203,10 @@ class Checkpoint:
         except BaseException:
             lock.close()
             raise
-        return cls(directory, manifest, lock)
+        return cls(directory, manifest, lock, command)
 
     @staticmethod
-    def _acquire_lock(directory: Path) -> IO[bytes]:
+    def _acquire_lock(directory: Path, command: str) -> IO[bytes]:
         handle = open(directory / _LOCK, "ab")  # noqa: SIM115 — held until close()
         try:
             import fcntl
@@ -206,7 +216,7 @@ class Checkpoint:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             handle.close()
-            raise BatchError(f"{directory} is in use by another running `tarock batch`; wait "
+            raise CheckpointError(f"{directory} is in use by another running `{command}`; wait "
                              f"for it to finish or stop it first.") from None
         return handle
 
@@ -218,10 +228,10 @@ class Checkpoint:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise BatchError(f"{path} cannot be read ({exc}); add --restart to discard the "
+            raise CheckpointError(f"{path} cannot be read ({exc}); add --restart to discard the "
                              f"checkpoints.") from None
         if not isinstance(data, dict) or "key" not in data:
-            raise BatchError(f"{path} is not a batch manifest; add --restart to discard the "
+            raise CheckpointError(f"{path} is not a checkpoint manifest; add --restart to discard the "
                              f"checkpoints.")
         return data
 
@@ -276,32 +286,27 @@ class Checkpoint:
         """Indexes of the chunks that are finished."""
         return {index for index, _ in self._chunk_files(self.directory)}
 
-    def save(self, result: ChunkResult) -> None:
-        """Store a finished chunk (atomically)."""
-        payload = {"key": self.key, "index": result.index, "frame": result.frame,
-                   "errors": [(e.line, e.id, e.reason) for e in result.errors],
-                   "deals": result.deals, "seconds": result.seconds,
-                   "node_limit": result.node_limit}
-        atomic_write(self.chunk_path(result.index),
-                     lambda h: pickle.dump(payload, h, protocol=pickle.HIGHEST_PROTOCOL))
+    def save(self, index: int, payload: dict[str, Any]) -> None:
+        """Store a finished chunk's payload (atomically), stamped with this run's key."""
+        stamped = {**payload, "key": self.key, "index": index}
+        atomic_write(self.chunk_path(index),
+                     lambda h: pickle.dump(stamped, h, protocol=pickle.HIGHEST_PROTOCOL))
 
-    def load(self, index: int) -> ChunkResult:
-        """A finished chunk; :class:`BatchError` if its file is damaged or foreign."""
+    def load(self, index: int) -> dict[str, Any]:
+        """A finished chunk's payload; :class:`CheckpointError` if its file is damaged or
+        foreign."""
         path = self.chunk_path(index)
         try:
             with open(path, "rb") as handle:
                 payload = pickle.load(handle)
         except Exception as exc:  # noqa: BLE001 — any unpickling failure means "damaged"
-            raise BatchError(f"checkpoint {path} cannot be read ({type(exc).__name__}: {exc}); "
+            raise CheckpointError(f"checkpoint {path} cannot be read ({type(exc).__name__}: {exc}); "
                              f"delete that file and run again to recompute the chunk.") from None
         if not isinstance(payload, dict) or payload.get("key") != self.key \
                 or payload.get("index") != index:
-            raise BatchError(f"checkpoint {path} belongs to another run; delete it and run "
+            raise CheckpointError(f"checkpoint {path} belongs to another run; delete it and run "
                              f"again to recompute the chunk.")
-        return ChunkResult(index=index, frame=payload["frame"],
-                           errors=[RecordError(*e) for e in payload["errors"]],
-                           deals=payload["deals"], seconds=payload["seconds"],
-                           node_limit=payload.get("node_limit"))
+        return payload
 
     # -- closing ------------------------------------------------------------
 
