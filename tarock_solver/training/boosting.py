@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .trees import ObliviousEnsemble
+from ..estimate.trees import ObliviousEnsemble
 
 __all__ = ["BoostSettings", "fit_oblivious"]
 

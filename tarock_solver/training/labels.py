@@ -1,15 +1,18 @@
 """Exact double-dummy labels for the evaluator: a seeded, resumable generator.
 
-``python -m tarock_solver.estimate.labels --seed S --count N --kind KIND --out FILE.npz``
+``python -m tarock_solver.training.labels --seed S --count N --kind KIND --out FILE.npz``
 draws positions ``start … start+N-1`` of :func:`.positions.sample_position` and
 solves every one exactly (no node budget: a position is never dropped or stored
 as a midpoint, however long it takes).  Work is done in chunks of
-``--chunk-size`` positions; each finished chunk is written atomically to
-``FILE.npz.parts/chunk-NNNNNN.pkl`` through the project's batch checkpoints
-(:class:`tarock_solver.checkpoint.Checkpoint`: manifest, lock, atomic
-rename), so a killed run loses at most the chunk in progress and the same command
-continues where it stopped.  ``--count`` is not part of the checkpoint key: a
-later run with a larger count reuses every finished chunk.
+``--chunk-size`` positions; each finished chunk is a checkpoint
+(:class:`tarock_solver.checkpoint.Checkpoint`: manifest, lock, atomic rename), so a
+killed run loses at most the chunk in progress and the same command continues
+where it stopped.  The checkpoints live outside the output's folder
+(:func:`checkpoint_dir`: the user's cache folder, or ``--work-dir``); when every
+chunk is done they are compacted into ``FILE.npz`` and removed.  ``--count`` is not
+part of the checkpoint key: a later run with a larger count reuses every finished
+chunk, and the rows of an existing ``FILE.npz`` of the same run count as finished
+chunks too (so a committed label file is extended, not recomputed).
 
 Each position is solved by its own one-thread ``solve_many`` call with a fresh
 transposition table (the positions are unrelated deals, so a shared table would
@@ -17,7 +20,7 @@ buy little), so its value *and* node count depend only on the position and the
 table size: the output of a resumed run is byte-identical to that of an
 uninterrupted one.  Wall-clock
 seconds per position are not reproducible, so they go to a sidecar
-``FILE.timing.npz`` instead of the data file.
+``FILE.timing.npz`` (``index``, ``seconds``) instead of the data file.
 
 The data file is an ``.npz`` (written with fixed zip timestamps, hence
 byte-reproducible) with one row per position:
@@ -46,22 +49,22 @@ import argparse
 import hashlib
 import io
 import json
-import pickle
+import os
 import sys
 import time
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..checkpoint import Checkpoint, atomic_write, parts_dir
+from ..checkpoint import MANIFEST, Checkpoint, CheckpointError, atomic_write
 from ..errors import RulesError
 from . import positions as P
 
-__all__ = ["FIELDS", "GP_FIELDS", "OBJECTIVES", "SAMPLER_VERSION", "assemble", "fields_of",
-           "generate", "load_labels", "main", "write_npz"]
+__all__ = ["FIELDS", "GP_FIELDS", "OBJECTIVES", "SAMPLER_VERSION", "assemble", "checkpoint_dir",
+           "fields_of", "generate", "load_labels", "main", "timing_path", "write_npz"]
 
 #: Bumped whenever the sampler's output for a (seed, kind, index) changes.
 SAMPLER_VERSION = 1
@@ -119,7 +122,7 @@ def sampler_fingerprint(seed: int, kind: str, start: int = 0) -> str:
 
 def weights_digest() -> str:
     """Hash of the shipped evaluator's weights file (what ``advised`` positions depend on)."""
-    from .model import WEIGHTS_PATH
+    from ..estimate.model import WEIGHTS_PATH
 
     return hashlib.sha256(Path(WEIGHTS_PATH).read_bytes()).hexdigest()[:16]
 
@@ -140,7 +143,7 @@ def _settings(seed: int, kind: str, start: int, tt_bits: int | str,
 
 def _manifest(out: Path, settings: dict[str, Any], chunk_size: int, count: int
               ) -> dict[str, Any]:
-    ident = json.dumps({"generator": "tarock_solver.estimate.labels", **settings},
+    ident = json.dumps({"generator": "tarock_solver.training.labels", **settings},
                        sort_keys=True).encode()
     return Checkpoint.make_manifest(
         input_path=Path(f"<generated {settings['kind']} positions>"),
@@ -225,20 +228,56 @@ def _solve_chunk_gp(seed: int, kind: str, first: int, rows: int, tt_bits: int | 
     return out
 
 
-def _load_chunk(ckpt: Checkpoint, index: int, rows: int) -> dict[str, np.ndarray] | None:
-    """A finished chunk with ``rows`` rows, or None if it is missing, damaged or stale."""
-    path = ckpt.chunk_path(index)
-    if not path.exists():
+#: The command named when another run holds a checkpoint folder's lock.
+COMMAND = "python -m tarock_solver.training.labels"
+
+
+def _user_cache(environ: Mapping[str, str]) -> Path:
+    """The user's cache folder: ``%LOCALAPPDATA%`` on Windows, else ``$XDG_CACHE_HOME``
+    or ``~/.cache``."""
+    first = ["LOCALAPPDATA"] if sys.platform.startswith("win") else []
+    for var in [*first, "XDG_CACHE_HOME"]:
+        if environ.get(var):
+            return Path(environ[var])
+    return Path(environ.get("HOME") or Path.home()) / ".cache"
+
+
+def checkpoint_dir(out: str | os.PathLike[str], work_dir: str | os.PathLike[str] | None = None,
+                   environ: Mapping[str, str] | None = None) -> Path:
+    """The checkpoint folder of a run writing ``out``.
+
+    ``work_dir/OUT.parts`` when a work folder is given; else
+    ``<user cache>/tarock-solver/labels/OUT-<hash of OUT's absolute path>.parts``, so the
+    same command resumes from any working directory, two outputs of the same name never
+    share a folder, and nothing is written into the repository until the output itself.
+    """
+    out = Path(out).absolute()
+    if work_dir is not None:
+        return Path(work_dir) / f"{out.name}.parts"
+    tag = hashlib.sha256(str(out).encode("utf-8")).hexdigest()[:12]
+    cache = _user_cache(os.environ if environ is None else environ)
+    return cache / "tarock-solver" / "labels" / f"{out.name}-{tag}.parts"
+
+
+def timing_path(out: str | os.PathLike[str]) -> Path:
+    """The timing sidecar of a label file: ``FILE.timing.npz`` beside ``FILE.npz``."""
+    out = Path(out)
+    return out.with_name(out.name.removesuffix(".npz") + ".timing.npz")
+
+
+def _load_chunk(ckpt: Checkpoint, index: int, rows: int | None) -> dict[str, np.ndarray] | None:
+    """A finished chunk (of ``rows`` rows unless None), or None if it is missing, damaged
+    or stale (then it is solved again)."""
+    if not ckpt.chunk_path(index).exists():
         return None
     try:
-        with open(path, "rb") as handle:
-            payload = pickle.load(handle)
-    except Exception:  # noqa: BLE001 — a damaged part is simply recomputed
+        arrays = ckpt.load(index).get("arrays")
+    except CheckpointError:
         return None
-    if not isinstance(payload, dict) or payload.get("key") != ckpt.key \
-            or payload.get("index") != index or len(payload["arrays"]["index"]) != rows:
+    if not isinstance(arrays, dict) or "index" not in arrays \
+            or (rows is not None and len(arrays["index"]) != rows):
         return None
-    return payload["arrays"]
+    return arrays
 
 
 def _chunk_rows(count: int, chunk_size: int) -> list[int]:
@@ -248,6 +287,45 @@ def _chunk_rows(count: int, chunk_size: int) -> list[int]:
 def _meta(settings: dict[str, Any], chunk_size: int, count: int, command: str | None) -> str:
     return json.dumps({**settings, "count": count, "chunk_size": chunk_size,
                        "command": command}, sort_keys=True)
+
+
+def _earlier_output(out: Path, settings: dict[str, Any], chunk_size: int,
+                    objective: str) -> dict[str, np.ndarray] | None:
+    """The rows (and seconds) of an existing label file written by the same run (the
+    same settings and chunk size), or None.  They count as finished chunks, so a label
+    file kept without its checkpoints is extended rather than recomputed."""
+    if not out.exists():
+        return None
+    fields = fields_of(objective)
+    try:
+        with np.load(out, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            arrays = {name: z[name] for name in fields}
+    except (OSError, ValueError, KeyError):
+        return None
+    same = json.loads(json.dumps(settings))
+    if meta.get("chunk_size") != chunk_size or any(meta.get(k) != v for k, v in same.items()):
+        return None
+    seconds = np.full(len(arrays["index"]), np.nan)
+    try:
+        with np.load(timing_path(out), allow_pickle=False) as t:
+            if np.array_equal(t["index"], arrays["index"]):
+                seconds = t["seconds"]
+    except (OSError, ValueError, KeyError):
+        pass
+    return {**arrays, "seconds": seconds}
+
+
+def _rows_of(earlier: dict[str, np.ndarray] | None, first: int, rows: int
+             ) -> dict[str, np.ndarray] | None:
+    """Positions ``first … first+rows-1`` of an earlier output, if it holds all of them."""
+    if earlier is None:
+        return None
+    at = np.searchsorted(earlier["index"], first)
+    if at + rows > len(earlier["index"]) or \
+            not np.array_equal(earlier["index"][at:at + rows], np.arange(first, first + rows)):
+        return None
+    return {name: arr[at:at + rows] for name, arr in earlier.items()}
 
 
 def _write_outputs(out: Path, chunks: list[dict[str, np.ndarray]], meta: str,
@@ -260,22 +338,21 @@ def _write_outputs(out: Path, chunks: list[dict[str, np.ndarray]], meta: str,
     merged["meta"] = np.array(meta)
     write_npz(out, merged)
     seconds = np.concatenate([c["seconds"] for c in chunks]) if chunks else np.zeros(0)
-    write_npz(out.with_name(out.name.removesuffix(".npz") + ".timing.npz"),
-              {"index": merged["index"], "seconds": seconds})
+    write_npz(timing_path(out), {"index": merged["index"], "seconds": seconds})
     return len(merged["index"])
 
 
 def generate(seed: int, kind: str, count: int, out: str | Path, *, start: int = 0,
              chunk_size: int = 25, tt_bits: int | str = 20, restart: bool = False,
              max_chunks: int | None = None, keep_parts: bool = False,
-             command: str | None = None, log: Any = None,
-             objective: str = "cardpoints") -> bool:
+             work_dir: str | Path | None = None, command: str | None = None,
+             log: Any = None, objective: str = "cardpoints") -> bool:
     """Label positions ``start … start+count-1`` of ``(seed, kind)`` into ``out``.
 
-    Resumes from ``out``'s checkpoints.  ``max_chunks`` stops after solving that
-    many new chunks (for tests and time-boxed runs).  Returns True when every chunk
-    is done and ``out`` was written (the parts are then removed unless
-    ``keep_parts``).
+    Resumes from the run's checkpoints (:func:`checkpoint_dir`) and from the rows of an
+    existing ``out`` of the same run.  ``max_chunks`` stops after solving that many new
+    chunks (for tests and time-boxed runs).  Returns True when every chunk is done and
+    ``out`` was written (the checkpoint folder is then removed unless ``keep_parts``).
     """
     if kind not in P.KINDS:
         raise RulesError(f'unknown position kind "{kind}"; expected one of: {", ".join(P.KINDS)}')
@@ -291,8 +368,10 @@ def generate(seed: int, kind: str, count: int, out: str | Path, *, start: int = 
     out = Path(out)
     settings = _settings(seed, kind, start, tt_bits, objective)
     rows = _chunk_rows(count, chunk_size)
-    ckpt = Checkpoint.open(parts_dir(out), _manifest(out, settings, chunk_size, count),
-                           restart=restart)
+    earlier = None if restart else _earlier_output(out, settings, chunk_size, objective)
+    ckpt = Checkpoint.open(checkpoint_dir(out, work_dir),
+                           _manifest(out, settings, chunk_size, count),
+                           restart=restart, command=COMMAND)
     solved = 0
     warmed = False
     t_start = time.perf_counter()
@@ -301,15 +380,15 @@ def generate(seed: int, kind: str, count: int, out: str | Path, *, start: int = 
         for i, n in enumerate(rows):
             arrays = _load_chunk(ckpt, i, n)
             if arrays is None:
+                arrays = _rows_of(earlier, start + i * chunk_size, n)
+            if arrays is None:
                 if max_chunks is not None and solved >= max_chunks:
                     return False
                 if not warmed:  # compile / load the kernels outside the timed solves
                     _solve_chunk(seed, "short", 0, 1, 10)
                     warmed = True
                 arrays = solve_chunk(seed, kind, start + i * chunk_size, n, tt_bits)
-                payload = {"key": ckpt.key, "index": i, "arrays": arrays}
-                atomic_write(ckpt.chunk_path(i), lambda h, p=payload: pickle.dump(
-                    p, h, protocol=pickle.HIGHEST_PROTOCOL))
+                ckpt.save(i, {"arrays": arrays})
                 solved += 1
                 if log is not None:
                     el = time.perf_counter() - t_start
@@ -325,32 +404,36 @@ def generate(seed: int, kind: str, count: int, out: str | Path, *, start: int = 
     return True
 
 
-def assemble(out: str | Path, dest: str | Path) -> int:
-    """Write the finished prefix of ``out``'s checkpoints (chunks 0, 1, … up to the
-    first missing one) to ``dest`` (+ its timing sidecar), without solving anything
-    and without taking the lock (a running generator is not disturbed).  Returns
-    the number of rows written."""
+def assemble(out: str | Path, dest: str | Path, *, work_dir: str | Path | None = None) -> int:
+    """Write the finished prefix of the run writing ``out`` (chunks 0, 1, … up to the
+    first missing one, from its checkpoints or from ``out`` itself) to ``dest`` (+ its
+    timing sidecar), without solving anything and without taking the lock (a running
+    generator is not disturbed).  Returns the number of rows written."""
     out, dest = Path(out), Path(dest)
-    directory = parts_dir(out)
-    manifest = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
+    directory = checkpoint_dir(out, work_dir)
+    manifest_path = directory / MANIFEST
+    if not manifest_path.exists():
+        raise CheckpointError(f"no checkpoints of {out} in {directory}; give the --work-dir "
+                              f"the run used.")
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    ckpt = Checkpoint(directory, manifest, None, command=COMMAND)
+    settings = manifest["settings"]
     chunk_size = int(manifest["chunk_size"])
+    objective = settings.get("objective", "cardpoints")
+    earlier = _earlier_output(out, settings, chunk_size, objective)
     chunks = []
-    i = 0
     while True:
-        path = directory / f"chunk-{i:06d}.pkl"
-        if not path.exists():
+        i = len(chunks)
+        arrays = _load_chunk(ckpt, i, None)
+        if arrays is None:
+            arrays = _rows_of(earlier, int(settings["start"]) + i * chunk_size, chunk_size)
+        if arrays is None:
             break
-        with open(path, "rb") as handle:
-            payload = pickle.load(handle)
-        if payload.get("key") != manifest["key"]:
+        chunks.append(arrays)
+        if len(arrays["index"]) < chunk_size:  # the last chunk of a run
             break
-        chunks.append(payload["arrays"])
-        if len(payload["arrays"]["index"]) < chunk_size:
-            break
-        i += 1
     n = sum(len(c["index"]) for c in chunks)
-    objective = manifest["settings"].get("objective", "cardpoints")
-    return _write_outputs(dest, chunks, _meta(manifest["settings"], chunk_size, n,
+    return _write_outputs(dest, chunks, _meta(settings, chunk_size, n,
                                               f"assembled from {directory}"), objective)
 
 
@@ -366,7 +449,7 @@ def load_labels(*paths: str | Path, objective: str = "cardpoints") -> dict[str, 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m tarock_solver.estimate.labels",
+        prog=COMMAND,
         description="Exact double-dummy labels for the evaluator (seeded, resumable).")
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--count", type=int, required=True)
@@ -374,27 +457,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--objective", choices=list(OBJECTIVES), default="cardpoints",
                     help="cardpoints (the evaluator's labels, default) or gamepoints (the "
                          "net of plain play, birds included; kinds post_exchange, biddable)")
-    ap.add_argument("--out", required=True, help="output .npz (checkpoints in OUT.parts/)")
+    ap.add_argument("--out", required=True,
+                    help="output .npz (and its .timing.npz sidecar), written when every "
+                         "chunk is done; the rows of an existing OUT of the same run are reused")
     ap.add_argument("--start", type=int, default=0, help="first position index (default 0)")
     ap.add_argument("--chunk-size", type=int, default=25)
     ap.add_argument("--tt-bits", default="20",
                     help="transposition table bits per solve, or 'auto' (by position size)")
-    ap.add_argument("--restart", action="store_true", help="discard existing checkpoints")
-    ap.add_argument("--keep-parts", action="store_true")
+    ap.add_argument("--work-dir", metavar="DIR",
+                    help="keep the checkpoints in DIR/OUT.parts (default: a folder of the "
+                         "user cache, ~/.cache/tarock-solver/labels/)")
+    ap.add_argument("--restart", action="store_true",
+                    help="discard existing checkpoints and the rows of an existing OUT")
+    ap.add_argument("--keep-parts", action="store_true",
+                    help="keep the checkpoints after the output is written")
     ap.add_argument("--assemble-to", metavar="PATH",
-                    help="only write the finished chunks of OUT's checkpoints to PATH")
+                    help="only write the finished chunks of OUT's run to PATH")
     args = ap.parse_args(argv)
-    if args.assemble_to:
-        n = assemble(args.out, args.assemble_to)
-        print(f"{n} labelled positions written to {args.assemble_to}")
-        return 0
-    command = ("python -m tarock_solver.estimate.labels " +
-               " ".join(sys.argv[1:] if argv is None else argv))
-    tt_bits: int | str = args.tt_bits if args.tt_bits == "auto" else int(args.tt_bits)
-    done = generate(args.seed, args.kind, args.count, args.out, start=args.start,
-                    chunk_size=args.chunk_size, tt_bits=tt_bits, restart=args.restart,
-                    keep_parts=args.keep_parts, command=command, log=sys.stderr,
-                    objective=args.objective)
+    try:
+        if args.assemble_to:
+            n = assemble(args.out, args.assemble_to, work_dir=args.work_dir)
+            print(f"{n} labelled positions written to {args.assemble_to}")
+            return 0
+        command = f"{COMMAND} " + " ".join(sys.argv[1:] if argv is None else argv)
+        tt_bits: int | str = args.tt_bits if args.tt_bits == "auto" else int(args.tt_bits)
+        print(f"checkpoints: {checkpoint_dir(args.out, args.work_dir)}", file=sys.stderr)
+        done = generate(args.seed, args.kind, args.count, args.out, start=args.start,
+                        chunk_size=args.chunk_size, tt_bits=tt_bits, restart=args.restart,
+                        keep_parts=args.keep_parts, work_dir=args.work_dir, command=command,
+                        log=sys.stderr, objective=args.objective)
+    except (CheckpointError, RulesError) as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 2
     print(f"{'done' if done else 'stopped'}: {args.out}")
     return 0
 

@@ -1,6 +1,6 @@
 """Train the evaluator's tree ensemble from label files: plain numpy, seeded, reproducible.
 
-``python -m tarock_solver.estimate.train --data FILE.npz [FILE.npz …] --out W.npz``
+``python -m tarock_solver.training.train --data FILE.npz [FILE.npz …] --out W.npz``
 
 Split (by the position's index in its stream, so it stays fixed as the data
 grow): ``index % 10 == 9`` is the **held-out test set**, never used for training
@@ -32,10 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from ..estimate.features import N_FEATURES, features, remaining_points
+from ..estimate.model import Evaluator
 from .boosting import BoostSettings, fit_oblivious
-from .features import N_FEATURES, features, remaining_points
 from .labels import load_labels, write_npz
-from .model import Evaluator
 
 __all__ = ["metrics", "split_masks"]
 
@@ -88,7 +88,7 @@ def ridge_baseline(x: np.ndarray, rem: np.ndarray, y: np.ndarray, xt: np.ndarray
 
 def main(argv: Sequence[str] | None = None) -> int:
     d = BoostSettings()
-    ap = argparse.ArgumentParser(prog="python -m tarock_solver.estimate.train",
+    ap = argparse.ArgumentParser(prog="python -m tarock_solver.training.train",
                                  description="Train the evaluator's tree ensemble (numpy, seeded).")
     ap.add_argument("--data", nargs="+", required=True, help="label .npz files")
     ap.add_argument("--out", help="weights .npz to write (default: none)")
@@ -164,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report["settings"]["boost"] = asdict(settings)
     if args.out and model is not None:
         model.meta = json.dumps({"architecture": report["architecture"],
-                                 "command": "python -m tarock_solver.estimate.train " +
+                                 "command": "python -m tarock_solver.training.train " +
                                  " ".join(sys.argv[1:] if argv is None else argv),
                                  "data_files": [Path(p).name for p in args.data],
                                  "rows": report["rows"], "split": report["split"],
