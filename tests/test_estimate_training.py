@@ -127,9 +127,10 @@ def tiny_short(monkeypatch):
     monkeypatch.setattr(P, "SHORT_CARDS", (1, 3))
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def cache(monkeypatch, tmp_path):
-    """The user cache folder of the label runs' checkpoints (not the outputs' folder)."""
+    """The user cache folder of the label runs' checkpoints (not the outputs' folder): a
+    temporary one, so no test writes to the real cache."""
     folder = tmp_path / "cache"
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
     monkeypatch.delenv("LOCALAPPDATA", raising=False)
@@ -235,7 +236,7 @@ def test_checkpoint_folder_of_a_label_run(tmp_path):
     assert L.checkpoint_dir(out, "/w") == Path("/w/x.npz.parts")
 
 
-def test_game_point_labels_are_the_net_of_plain_play(tmp_path):
+def test_game_point_labels_are_the_net_of_plain_play(tmp_path, cache):
     from tarock_solver.rules import load_rules
     from tarock_solver.solver import deal_game_points
 
