@@ -1,35 +1,24 @@
-"""The evaluator (issue 16, phase 1): sampler, label generator, features and model.
+"""The evaluator's inference: features, trees and model.
 
-Fast checks only: the label runs solve a handful of tiny positions.
+Fast checks only.  Its labels and trainer are tested in ``test_estimate_training.py``.
 """
 
 from __future__ import annotations
 
+import ast
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from tarock_solver import notation as _notation  # noqa: F401  (import order: see positions)
-from tarock_solver.deal import random_deal
 from tarock_solver.errors import DealError, RulesError
 from tarock_solver.estimate import features as F
-from tarock_solver.estimate import labels as L
 from tarock_solver.estimate import model as M
-from tarock_solver.estimate import positions as P
 from tarock_solver.estimate import trees as T
-from tarock_solver.talon import TALON_TAKE, legal_discards, talon_groups
-
-CONTRACTS = list(P.CONTRACT_WEIGHTS)
-
-
-def _bits(m: int) -> int:
-    return int(m).bit_count()
-
-
-def _deal_of(seed: int, kind: str, index: int):
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(P.KINDS[kind], index)))
-    return random_deal(rng)
+from tarock_solver.training import labels as L
+from tarock_solver.training import positions as P
 
 
 def _positions_array(ps):
@@ -43,168 +32,6 @@ def _permute_suits(h: np.ndarray, perm: tuple[int, ...]) -> np.ndarray:
         block = (h >> np.uint64(22 + 8 * s)) & np.uint64(255)
         out = out | (block << np.uint64(22 + 8 * perm[s]))
     return out
-
-
-# ----------------------------------------------------------------- sampler
-
-@pytest.mark.parametrize("kind", list(P.KINDS))
-def test_sampler_is_deterministic_per_seed_and_index(kind):
-    batch = P.sample_positions(11, kind, 6)
-    assert [P.sample_position(11, kind, i) for i in range(6)] == batch
-    assert P.sample_positions(11, kind, 2, start=4) == batch[4:]
-    assert P.sample_positions(12, kind, 6) != batch
-
-
-@pytest.mark.parametrize("kind", list(P.KINDS))
-def test_sampled_positions_are_valid(kind):
-    for p in P.sample_positions(5, kind, 25):
-        h = p.hands
-        assert _bits(h[0]) == _bits(h[1]) == _bits(h[2]) == p.cards_per_hand
-        assert not (h[0] & h[1]) and not (h[0] & h[2]) and not (h[1] & h[2])
-        assert p.leader in (0, 1, 2) and p.declarer in (0, 1, 2)
-        if kind == "short":
-            assert P.SHORT_CARDS[0] <= p.cards_per_hand <= P.SHORT_CARDS[1]
-        else:
-            assert p.cards_per_hand == 16 and p.leader == 0
-
-
-def test_post_exchange_is_a_legal_exchange():
-    for i in range(30):
-        p = P.sample_position(3, "post_exchange", i)
-        deal = _deal_of(3, "post_exchange", i)
-        d = p.declarer
-        contract = CONTRACTS[p.contract]
-        k = TALON_TAKE[contract]
-        for s in range(3):
-            if s != d:
-                assert p.hands[s] == deal.hands[s]
-        if k == 0:
-            assert p.hands == deal.hands and p.discard == 0
-            continue
-        ok = False
-        for _, group in talon_groups(contract):
-            taken = sum(1 << deal.talon[g] for g in group)
-            after = deal.hands[d] | taken
-            if p.hands[d] == after & ~p.discard and p.discard in legal_discards(after, k):
-                ok = True
-        assert ok, f"position {i}: not a legal {contract} exchange"
-
-
-def test_advised_exchange_is_the_advisers_choice():
-    """An ``advised`` position is a biddable deal after the exchange the adviser makes on
-    the declarer's information set (hand and talon, the same inner worlds), for a contract
-    that takes talon cards; the other hands are as dealt."""
-    from tarock_solver.advise.infoset import choose_exchange, inner_hands
-    from tarock_solver.advise.sampling import knowledge_from_hand
-    from tarock_solver.cards import TAROCK_MASK
-
-    for i in range(6):
-        p = P.sample_position(7, "advised", i)
-        deal = _deal_of(7, "advised", i)
-        counts = [_bits(h & TAROCK_MASK) for h in deal.hands]
-        d = p.declarer
-        assert counts[d] == max(counts)
-        contract = CONTRACTS[p.contract]
-        assert TALON_TAKE[contract] > 0
-        inner = inner_hands(knowledge_from_hand(deal.hands[d], d, tuple(deal.talon)), 7,
-                            P.ADVISED_STREAM, (i,), P.ADVISED_INNER)
-        ex = choose_exchange(deal.hands[d], d, tuple(deal.talon), contract, "forced_open",
-                             inner).exchange
-        assert p.hands[d] == ex.hand_after and p.discard == ex.discard
-        assert all(p.hands[s] == deal.hands[s] for s in range(3) if s != d)
-
-
-def test_advised_labels_are_keyed_by_the_evaluator_weights(monkeypatch, tmp_path):
-    """The adviser's exchanges depend on the evaluator: a label run of ``advised``
-    positions records the weights' hash in its checkpoint key, the other kinds do not."""
-    assert L._settings(5, "advised", 0, 20)["evaluator"] == L.weights_digest()
-    assert "evaluator" not in L._settings(5, "biddable", 0, 20)
-    other = tmp_path / "w.npz"
-    other.write_bytes(b"other weights")
-    monkeypatch.setattr(M, "WEIGHTS_PATH", other)
-    assert L.weights_digest() != L._settings(5, "biddable", 0, 20).get("evaluator", "")
-    assert L._settings(5, "advised", 0, 20)["evaluator"] == L.weights_digest()
-
-
-def test_sampler_rejects_bad_arguments():
-    with pytest.raises(RulesError, match="kind"):
-        P.sample_position(1, "nonsense", 0)
-    with pytest.raises(RulesError, match="seed"):
-        P.sample_position(-1, "random", 0)
-
-
-# ----------------------------------------------------------------- label generator
-
-@pytest.fixture
-def tiny_short(monkeypatch):
-    """Short positions of 1-3 cards: solved in microseconds."""
-    monkeypatch.setattr(P, "SHORT_CARDS", (1, 3))
-
-
-def test_labels_resume_is_byte_identical(tmp_path, tiny_short):
-    whole = tmp_path / "whole.npz"
-    assert L.generate(4, "short", 7, whole, chunk_size=2, command="c")
-    resumed = tmp_path / "resumed.npz"
-    assert not L.generate(4, "short", 7, resumed, chunk_size=2, max_chunks=2, command="c")
-    parts = L.parts_dir(resumed)
-    assert len(list(parts.glob("chunk-*.pkl"))) == 2
-    # the finished prefix can be read while a run is stopped (or running)
-    partial = tmp_path / "partial.npz"
-    assert L.assemble(resumed, partial) == 4
-    first = L.load_labels(partial)
-    # a run killed while writing leaves a temporary file and maybe a damaged part
-    (parts / ".chunk-000002.tmp-999.pkl").write_bytes(b"partial")
-    (parts / "chunk-000001.pkl").write_bytes(b"damaged")
-    assert not L.generate(4, "short", 7, resumed, chunk_size=2, max_chunks=1, command="c")
-    assert L.generate(4, "short", 7, resumed, chunk_size=2, command="c")
-    assert whole.read_bytes() == resumed.read_bytes()
-    assert not parts.exists()
-    data = L.load_labels(whole)
-    assert len(data["value"]) == 7 and list(data["index"]) == list(range(7))
-    for name in L.FIELDS:
-        assert np.array_equal(first[name], data[name][:4])
-    # every label is the solver's exact value
-    from tarock_solver.solver import solve_many
-
-    exact = solve_many([(tuple(int(m) for m in h), int(le), int(de)) for h, le, de in
-                        zip(data["hands"], data["leader"], data["declarer"], strict=True)],
-                       threads=1, tt_bits=12)
-    assert list(exact) == list(data["value"])
-    with np.load(whole.with_name("whole.timing.npz")) as t:
-        assert len(t["seconds"]) == 7 and (t["seconds"] >= 0).all()
-
-
-def test_labels_refuse_a_different_run(tmp_path, tiny_short):
-    out = tmp_path / "x.npz"
-    assert not L.generate(4, "short", 6, out, chunk_size=2, max_chunks=1)
-    from tarock_solver.checkpoint import CheckpointError
-
-    with pytest.raises(CheckpointError, match="different run"):
-        L.generate(5, "short", 6, out, chunk_size=2)
-
-
-def test_game_point_labels_are_the_net_of_plain_play(tmp_path):
-    from tarock_solver.rules import load_rules
-    from tarock_solver.solver import deal_game_points
-
-    out = tmp_path / "gp.npz"
-    assert L.generate(1, "post_exchange", 1, out, start=3, objective="gamepoints", command="c")
-    data = L.load_labels(out, objective="gamepoints")
-    pos = P.sample_position(1, "post_exchange", 3)
-    deal = random_deal(P.stream_rng(1, "post_exchange", 3))
-    # the stream's first draw is the position's deal: the defenders hold their dealt cards
-    for seat in range(3):
-        if seat != pos.declarer:
-            assert deal.hands[seat] == pos.hands[seat]
-    contract = list(P.CONTRACT_CODES)[pos.contract]
-    want = deal_game_points(deal, pos.declarer, contract, rules=load_rules("dummett"),
-                            hand_after=pos.hands[pos.declarer], discard=pos.discard)
-    assert int(data["net"][0]) == want.value
-    assert int(data["line_points"][0]) == want.detail.points
-    assert str(data["birds"][0]) == want.detail.birds
-    assert list(data["index"]) == [3] and int(data["contract"][0]) == pos.contract
-    with pytest.raises(RulesError, match="after an exchange"):
-        L.generate(1, "short", 1, tmp_path / "x.npz", objective="gamepoints")
 
 
 # ----------------------------------------------------------------- features and model
@@ -361,3 +188,40 @@ def test_tree_kernel_equals_the_numpy_definition():
     leaves[0] += 1.0
     other = T.ObliviousEnsemble(ens.features, ens.thresholds, leaves, ens.base)
     assert np.allclose(other.predict(x) - ens.predict(x), 1.0)
+
+
+# ----------------------------------------------------------------- layering
+
+#: Packages above the evaluator's inference layer (docs: the layers of the project).
+ABOVE = ("advise", "analysis", "batch", "bench", "review", "training", "checkpoint", "stats")
+
+
+def _imports_above(path: Path) -> list[str]:
+    """The modules of ``tarock_solver`` above inference that the file imports."""
+    package = path.parent.name
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name.removeprefix("tarock_solver.") for a in node.names
+                     if a.name.startswith("tarock_solver.")]
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level == 1:
+                names = [f"{package}.{mod}" if mod else package]
+            elif node.level == 2 or mod.startswith("tarock_solver."):
+                names = [mod.removeprefix("tarock_solver.")] if mod else \
+                    [a.name for a in node.names]
+        found += [n for n in names if n.split(".")[0] in ABOVE]
+    return found
+
+
+def test_inference_imports_nothing_above_it():
+    """estimate/ holds inference only: no module imports the adviser, batch runs or the
+    trainer, not even inside a function.  Positive control: the sampler (training),
+    which imports the adviser, is flagged."""
+    root = Path(M.__file__).parent
+    offenders = {p.name: _imports_above(p) for p in sorted(root.glob("*.py"))}
+    assert {k: v for k, v in offenders.items() if v} == {}
+    assert "advise.candidates" in _imports_above(Path(P.__file__))
+    assert _imports_above(Path(L.__file__))  # checkpoint and the positions of training

@@ -9,7 +9,7 @@ import pytest
 
 from tarock_solver import notation as _notation  # noqa: F401  (import order: see positions)
 from tarock_solver.estimate import features as F
-from tarock_solver.estimate import positions as P
+from tarock_solver.training import positions as P
 
 #: Positions drawn per kind from the sampler (each then under all 9 leader/declarer pairs).
 SAMPLED = {"post_exchange": 600, "random": 1500, "short": 1200, "biddable": 600}

@@ -42,6 +42,11 @@ def test_a_built_wheel_ships_the_evaluator_and_loads_it(tmp_path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
         assert "tarock_solver/estimate/evaluator_weights.npz" in names
+        shipped = {f"tarock_solver/data/{f.name}" for f in (ROOT / "tarock_solver" / "data")
+                   .iterdir() if f.is_file()}
+        assert shipped and shipped <= names
+        # the labels and the trainer's data stay in the source tree
+        assert not [n for n in names if n.startswith("data/") or n.endswith(".timing.npz")]
         site = tmp_path / "site-packages"
         zf.extractall(site)
     code = ("import tarock_solver, sys; "

@@ -2,7 +2,7 @@
 
 ``python benchmarks/evaluator/calibration.py --data A.npz … --out calibration.png``
 (needs matplotlib, the project's ``plot`` extra).  Uses the shipped weights, or
-``--weights``.  Held-out = ``index % 10 == 9`` (:func:`tarock_solver.estimate.train.split_masks`).
+``--weights``.  Held-out = ``index % 10 == 9`` (:func:`tarock_solver.training.train.split_masks`).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from tarock_solver.estimate.labels import load_labels  # noqa: E402
 from tarock_solver.estimate.model import load_evaluator  # noqa: E402
-from tarock_solver.estimate.train import split_masks  # noqa: E402
+from tarock_solver.training.labels import load_labels  # noqa: E402
+from tarock_solver.training.train import split_masks  # noqa: E402
 
 
 def main() -> None:

@@ -1,18 +1,16 @@
 """The learned double-dummy evaluator: the card points of a position in microseconds.
 
-* :mod:`.positions` — the seeded sampler of positions to label (post-exchange,
-  biddable, random, short);
-* :mod:`.labels` — exact labels from the solver, resumable and byte-reproducible;
+Inference only:
+
 * :mod:`.features` — suit-symmetric features (exactly invariant under suit
   permutations);
 * :mod:`.trees` — the oblivious-tree ensemble and its numba inference;
 * :mod:`.model` — :func:`estimate_many` and :func:`estimate_position` (bit-for-bit
-  equal per row: each row is summed by the same loop in any batch);
-* :mod:`.boosting`, :mod:`.train` — the seeded numpy trainer and its command.
+  equal per row: each row is summed by the same loop in any batch), and the shipped
+  weights ``evaluator_weights.npz``.
 
-Only :mod:`.model`, :mod:`.trees` and :mod:`.features` are needed at inference
-time; they import nothing beyond numpy, numba and the project's errors and card
-tables.
+They import nothing beyond numpy, numba and the project's errors and card tables.
+The labels and the trainer that made the weights are :mod:`tarock_solver.training`.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ computed by the same scalar loop whatever the batch, so a row of
 ``estimate_many`` equals ``estimate_position`` bit for bit.
 
 The model is package data (``evaluator_weights.npz`` beside this module), written
-by :mod:`.train`.
+by :mod:`tarock_solver.training.train`.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def load_evaluator(path: str | None = None) -> Evaluator:
     p = Path(path) if path is not None else WEIGHTS_PATH
     if not p.exists():
         raise FileNotFoundError(f"evaluator weights not found at {p}; train them with "
-                                f"python -m tarock_solver.estimate.train")
+                                f"python -m tarock_solver.training.train")
     return Evaluator.load(p)
 
 
