@@ -1,6 +1,6 @@
 """The benchmark's fixed positions, built from the shipped seeded deals.
 
-Deal i of ``data/bench_deals.jsonl`` becomes a Solo-like play: the three dealt hands,
+Deal i of ``tarock_solver/data/bench_deals.jsonl`` becomes a Solo-like play: the three dealt hands,
 F leads trick 1, declarer seat ``i % 3`` (so every seat declares a third of the
 deals), the talon plays no part.  Positions with fewer tricks left come from the same
 deal after playing its first tricks with a seeded random legal policy (one generator
@@ -53,31 +53,23 @@ class BenchPosition:
 
 def find_shipped_file(name: str, path: str | os.PathLike[str] | None = None, *,
                       what: str = "deal file", hint: str = "") -> Path:
-    """A shipped data file: ``path`` if given, else the copy shipped as package data
-    (``tarock_solver/data``), else ``data/`` of a source checkout."""
+    """A shipped data file: ``path`` if given, else the file shipped as package data
+    (``tarock_solver/data``)."""
     if path is not None:
         p = Path(path)
         if not p.is_file():
             raise FileFormatError(f"{p}: no such {what}.", path=str(p))
         return p
-    candidates: list[Path] = []
-    try:
-        packaged = resources.files("tarock_solver").joinpath("data", name)
-        candidates.append(Path(str(packaged)))
-    except (ModuleNotFoundError, TypeError):
-        pass
-    candidates.append(Path(__file__).resolve().parents[2] / "data" / name)
-    for p in candidates:
-        if p.is_file():
-            return p
-    where = " or ".join(str(p) for p in candidates)
-    raise FileFormatError(f"cannot find {name}; looked in {where}.{hint}")
+    packaged = Path(str(resources.files("tarock_solver").joinpath("data", name)))
+    if packaged.is_file():
+        return packaged
+    raise FileFormatError(f"cannot find {name}; looked in {packaged}.{hint}")
 
 
 def find_bench_deals(path: str | os.PathLike[str] | None = None) -> Path:
     """The benchmark deal file (see :func:`find_shipped_file`)."""
     return find_shipped_file(BENCH_FILE, path, hint=(
-        " Run from a source checkout of tarock-solver or give the file with --deals-file PATH."))
+        " Reinstall tarock-solver or give the file with --deals-file PATH."))
 
 
 def load_bench_deals(path: str | os.PathLike[str] | None = None,
