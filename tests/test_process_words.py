@@ -10,7 +10,8 @@ word.  The repository has no other use of the word; a real one (an HTTP or Dask 
 would have to be written as an identifier of that kind.
 
 Scanned: every path ``git ls-files`` lists, and the text of every such file that is not binary
-(no NUL byte in its first 8 KB) and not larger than :data:`MAX_BYTES`.
+(no NUL byte in its first 8 KB) and not larger than :data:`MAX_BYTES` -- except this file, which
+has to name the word to define the rule.
 """
 
 from __future__ import annotations
@@ -67,7 +68,10 @@ def readable_text(path: Path) -> str | None:
 def repository_hits() -> list[str]:
     """Every tracked path and every line of tracked text that uses the word."""
     hits = []
+    this_file = Path(__file__).resolve().relative_to(ROOT).as_posix()
     for name in tracked_files():
+        if name == this_file:
+            continue
         if PROCESS_WORD.search(name):
             hits.append(f"{name}: the path itself")
         text = readable_text(ROOT / name)
