@@ -5,7 +5,7 @@ deals played out by the deterministic ``simple`` policy, each record reviewed on
 thread with a fresh table, the play and the exchange verdict timed apart.
 
     NUMBA_NUM_THREADS=1 nice -n 10 python benchmarks/review_speed.py --deals 20 \
-        --json benchmarks/results/2026-12-02-session9-review.json
+        --json benchmarks/results/2026-12-02-review-bench-loaded.json
 """
 
 from __future__ import annotations

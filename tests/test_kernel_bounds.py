@@ -17,8 +17,8 @@
   at every threshold (each on a copy of that table, so its shifted rank-only
   bounds are probed) agree with the reference.
 
-All CI-sized (a few seconds).  The session-2 write-up (benchmarks/EXPERIMENTS.md)
-has the larger equality runs against the previous kernel.
+All CI-sized (a few seconds).  benchmarks/EXPERIMENTS.md (Solver, 2026-11-30: compact
+rank-only entries) has the larger equality runs against the previous kernel.
 """
 
 from __future__ import annotations

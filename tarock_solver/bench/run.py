@@ -100,7 +100,7 @@ def planned_steps(config: BenchConfig, n_deals: int, n_contracts: int = 5,
 STEP_SECONDS = {"exact": {8: 0.001, 10: 0.006, 12: 0.05, 14: 0.45, 16: 1.7},
                 "null": 0.09, "table_row": 3.7, "process": 4.0}
 #: The all-threads pass took this multiple of the single-thread pass on that machine
-#: (benchmarks/results/2026-11-30-first.json: speed-ups of 0.7-0.98, the other jobs
+#: (benchmarks/results/2026-11-30-solver-bench-40-deals.json: speed-ups of 0.7-0.98, the other jobs
 #: holding the cores); on an idle machine it is below 1.
 THREADED_FRACTION = 1.25
 
