@@ -273,7 +273,7 @@ def test_the_shipped_advice_hands_are_accepted_by_batch_advise(capsys, tmp_path,
         return _advise_empty(settings)
 
     monkeypatch.setattr("tarock_solver.batch.modes._advise_record", fake_advice)
-    shipped = ROOT / "data" / "advise_hands.jsonl"
+    shipped = ROOT / "tarock_solver" / "data" / "advise_hands.jsonl"
     code, _, err = run(capsys, "batch", str(shipped), "--mode", "advise", "--strict",
                        "-o", str(tmp_path / "advice.csv"), "--no-progress")
     assert code == 0, err
@@ -285,7 +285,7 @@ def test_the_shipped_advice_hands_are_accepted_by_batch_advise(capsys, tmp_path,
 def test_hand_records_round_trip_and_are_checked(tmp_path):
     from tarock_solver.deal_files import read_deals
 
-    shipped = read_deals(ROOT / "data" / "advise_hands.jsonl")
+    shipped = read_deals(ROOT / "tarock_solver" / "data" / "advise_hands.jsonl")
     copy = tmp_path / "hands.jsonl"
     write_deals(copy, shipped)
     assert read_deals(copy) == shipped
