@@ -32,7 +32,7 @@ class BoostSettings:
     trees: int = 1500
     # At 1,500 trees and ~20,000 training rows a rate of 0.05 was still improving at the last tree;
     # 0.1 reaches the fit of 3,000 trees at 0.05 with the same inference cost
-    # (benchmarks/EXPERIMENTS.md, session 19).
+    # (benchmarks/EXPERIMENTS.md, 2026-12-03, "the learning rate, and round 4 of its labels").
     learning_rate: float = 0.1
     l2: float = 1.0
     subsample: float = 0.8
