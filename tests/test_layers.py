@@ -1,7 +1,7 @@
 """The package's layers: no module imports a layer above its own, and no import cycle.
 
-Layers, lowest first (docs/DEVELOPERS.md): the game model and rules → formats → the
-solver → the evaluator's inference → analyses → batch runs → benchmarks → the CLI.  A
+Layers, lowest first: the game model and rules → formats → the solver → the
+evaluator's inference → analyses → batch runs → benchmarks → the CLI.  A
 module may import its own layer and those below.  Every import counts, at the top of a
 module or inside a function, absolute or relative, and so does every cycle between
 modules (a function-local import only hides a cycle until the function runs).

@@ -141,7 +141,8 @@ def _trick_bounds(h_decl, h_a, h_b):
     Every extra trick is worth >= 1 point (3 cards - 2), so this never falls
     below the bound of the unbeatable tarocks alone.  The bound holds for every
     line of play, so bird reserves do not affect it.  Measured: 3% fewer nodes
-    at 12-13 tricks, 8% on full deals (EXPERIMENTS.md, session 2).
+    at 12-13 tricks, 8% on full deals: benchmarks/EXPERIMENTS.md (2026-11-30,
+    node counts after 5b).
     """
     return _side_bounds(h_decl, h_a, h_b, True)
 
@@ -153,7 +154,8 @@ def _side_bounds(h_decl, h_a, h_b, count_tricks):
     body for both; ``count_tricks`` is a constant at each call, so the
     compiler drops the other branch.  The declarer's count uses
     :func:`_beatable_bits` (no branchy loop; same results as
-    :func:`_beatable` on 200,000 random deals, 1-5% less CPU, session 4)."""
+    :func:`_beatable` on 200,000 random deals, 1-5% less CPU;
+    benchmarks/EXPERIMENTS.md (2026-11-30, a seat-order bound, cheaper nodes))."""
     td = h_decl & TAROCKS
     ta = h_a & TAROCKS
     tb = h_b & TAROCKS
@@ -309,7 +311,8 @@ def _first_trick(h_decl, h_a, h_b, decl_leads, birds):
     sum minus 2 K.  Holds for every defence.  K = 1 with A's tarocks all
     below his top: he wins a trick if he holds more non-bird tarocks than B
     holds tarocks above his top one (one more when he must lead a tarock now).
-    Measured (helper s4/bd): nodes 0.80x on full deals 0,2-8, 0.35x on deal 3.
+    Measured: nodes 0.80x on full deals 0,2-8, 0.35x on deal 3 (b1 of
+    benchmarks/EXPERIMENTS.md (2026-11-30, a seat-order bound, cheaper nodes)).
     Returns (points, K); :func:`_suit_tops` uses K.
     """
     td = h_decl & TAROCKS & ~np.int64(birds)
@@ -388,10 +391,11 @@ def _suit_tops(h_decl, h_a, h_b, decl_leads, k_ft):
     won tricks hold T, plus the tarocks of the kk count (as in
     :func:`_trick_bounds`) or his cheapest others, and W cards of each
     defender.  Birds: every choice above is legal under any reserve (the
-    reserve binds only his tarocks).  Measured (helper s4/bd2): nodes 0.80x
-    on full deals 0,2-8 (deal 8 0.34x), 0.91x at 12-13 tricks.
+    reserve binds only his tarocks).  Measured: nodes 0.80x on full deals
+    0,2-8 (deal 8 0.34x), 0.91x at 12-13 tricks (b2 of
+    benchmarks/EXPERIMENTS.md (2026-11-30, a seat-order bound, cheaper nodes)).
 
-    Without kk, k_ft or the lead (a defender leads; helper s4/bd3): before
+    Without kk, k_ft or the lead (a defender leads; b3 of the same experiments): before
     his first win every trick is led by a defender.  Y: the suits of T; X:
     suits he is void in while holding a tarock, held by a defender and by
     each defender who holds a tarock.  A Y lead is a win (as above, if he

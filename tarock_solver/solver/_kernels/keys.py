@@ -43,9 +43,10 @@ REGION_UNION_FIXED = np.int64(sum(int(x) for x in REGION_MASK_FIXED))
 # different cards in play live side by side and a probe uses the tighter of
 # their shifted bounds, so an exact repeat (same cards in play) is found there
 # too, with shift 0; the best lead is kept as a rank among the cards in play.
-# Session 3 dropped the exact-key table beside it for searches without birds:
-# +0.6-2% nodes, but one cache line a probe instead of three and the whole
-# table for rank-only entries: 15% less CPU (EXPERIMENTS.md, session 3).
+# Searches without birds have no exact-key table beside it: +0.6-2% nodes, but
+# one cache line a probe instead of three and the whole table for rank-only
+# entries: 15% less CPU; benchmarks/EXPERIMENTS.md (2026-11-30, per-node cost,
+# one table, ordering).
 QS_MASK = np.array(list(GROUP_MASKS), dtype=np.int64)
 
 

@@ -83,10 +83,12 @@ def _follow_score(c, p, side, w, ws, declarer, lt, partner_next, ohi, hd):
     winners, a tarock above every tarock of the opponents (one that would win
     a trick of its own later) goes last: spending it here is rarely the move
     that proves a bound (26% fewer nodes at 12-13 tricks, 30% on seven full
-    deals, session 3); the same for a defender's last card of a trick: a suit
-    card above all of the declarer's cards of that suit goes last (-3% nodes
-    at 12-13 tricks, -6% and -12% on two sets of full deals; at the second
-    card, or for the declarer, it loses; session 4).
+    deals; benchmarks/EXPERIMENTS.md (2026-11-30, per-node cost, one table,
+    ordering)); the same for a defender's last card of a trick: a suit card
+    above all of the declarer's cards of that suit goes last (-3% nodes at
+    12-13 tricks, -6% and -12% on two sets of full deals; at the second card,
+    or for the declarer, it loses; benchmarks/EXPERIMENTS.md (2026-11-30, a
+    seat-order bound, cheaper nodes)).
 
     The per-node parts come from the caller (:func:`_follow_context`): ``side``
     (the mover is the declarer), ``lt`` the next player's legal cards (p == 1
@@ -110,7 +112,8 @@ def _follow_score(c, p, side, w, ws, declarer, lt, partner_next, ohi, hd):
             # winner, the trick is surely the defenders' whatever the mover
             # plays, so a duck is as sure as a win of his own (measured: fail-low
             # tests of deals 15/2/6/4/14 35.1 -> 29.0 M nodes, full deals 0-19
-            # 0.92x, 20-39 0.97x; session 5)
+            # 0.92x, 20-39 0.97x; benchmarks/EXPERIMENTS.md (2026-11-30,
+            # fail-low tests, ordering at the top))
             sure = ours or cb
             possible = sure
         else:
