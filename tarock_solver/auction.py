@@ -35,11 +35,9 @@ from typing import Any
 
 from .cards import SEAT_NAMES
 from .errors import RulesError
-from .rules.names import seat_index
+from .rules.names import CONTRACT_KEYS, seat_index
 
-#: Every contract key from lowest to highest bid.
-CONTRACT_ORDER: tuple[str, ...] = ("three", "lower", "two", "one", "solo")
-CONTRACT_NAMES = {"three": "Three", "lower": "Lower", "two": "Two", "one": "One", "solo": "Solo"}
+CONTRACT_NAMES = {c: c.capitalize() for c in CONTRACT_KEYS}
 
 PASS, ACCEPT, HOLD, TAKEOVER, RETAKE = "pass", "accept", "hold", "takeover", "retake"
 #: Calls that take a player out of the auction.
@@ -143,11 +141,11 @@ def _read_game_values(raw: Any) -> dict[str, int | None] | None:
     if raw is None:
         return None
     if isinstance(raw, Mapping):
-        values = {c: raw.get(c) for c in CONTRACT_ORDER}
+        values = {c: raw.get(c) for c in CONTRACT_KEYS}
     else:
         seq = list(raw)
         if len(seq) == 5:
-            values = dict(zip(CONTRACT_ORDER, seq, strict=True))
+            values = dict(zip(CONTRACT_KEYS, seq, strict=True))
         elif len(seq) == 4:
             values = dict(zip(("three", "two", "one", "solo"), seq, strict=True))
             values["lower"] = None
@@ -183,11 +181,11 @@ class AuctionOptions:
         takeover = _choice("takeover_mode", rules.takeover_mode, TAKEOVER_MODES)
         values = _read_game_values(getattr(rules, "game_values", None))
         if values is not None:
-            contracts = tuple(c for c in CONTRACT_ORDER if values[c] is not None)
+            contracts = tuple(c for c in CONTRACT_KEYS if values[c] is not None)
         else:
             # Without game values the contract list follows from the take-over mode:
             # only Dummett's lower_bid auction has a Lower contract.
-            contracts = tuple(c for c in CONTRACT_ORDER
+            contracts = tuple(c for c in CONTRACT_KEYS
                               if c != "lower" or takeover == "lower_bid")
         raised = getattr(rules, "raised_game_values", None)
         if raised is not None:
@@ -284,8 +282,8 @@ class Auction:
         ladder = [c for c in opts.contracts if c != "lower"]
         if self.bid is None:
             return ladder
-        rank = CONTRACT_ORDER.index(self.bid.contract)
-        higher = [c for c in ladder if CONTRACT_ORDER.index(c) > rank]
+        rank = CONTRACT_KEYS.index(self.bid.contract)
+        higher = [c for c in ladder if CONTRACT_KEYS.index(c) > rank]
         if opts.jump_bids == "one_step":
             higher = higher[:1]
         return higher
@@ -390,7 +388,7 @@ class Auction:
     def _why_illegal(self, call: str, seat: int) -> str:
         opts, bid = self.options, self.bid
         current = f"the current bid is {bid.describe()}." if bid else "no bid stands yet."
-        if call in CONTRACT_ORDER and call not in opts.contracts:
+        if call in CONTRACT_KEYS and call not in opts.contracts:
             return f"profile {opts.name} has no {CONTRACT_NAMES[call]} contract."
         if self._reply_pending:
             return (f"{SEAT_NAMES[seat]} must first answer the take-over of his bid: accept, "
@@ -402,8 +400,8 @@ class Auction:
                 return f"Lower must beat the current bid, and only beats a Three; {current}"
             return (f"Lower is legal only over a Three made or held by a player senior to "
                     f"{SEAT_NAMES[seat]}; {current}")
-        if call in CONTRACT_ORDER:
-            if bid is not None and CONTRACT_ORDER.index(call) <= CONTRACT_ORDER.index(bid.contract):
+        if call in CONTRACT_KEYS:
+            if bid is not None and CONTRACT_KEYS.index(call) <= CONTRACT_KEYS.index(bid.contract):
                 return f"{CONTRACT_NAMES[call]} must beat the current bid; {current}"
             return (f"jump bids are not allowed (jump_bids=one_step): the next bid up is "
                     f"{', '.join(self._higher_contracts(seat)) or 'none'}; {current}")
@@ -442,7 +440,7 @@ class Auction:
         if call in DROP_CALLS:
             self.active[seat] = False
             self._reply_pending = False
-        elif call in CONTRACT_ORDER:
+        elif call in CONTRACT_KEYS:
             self.bid = Bid(call, seat, None)
             self._reply_pending = False
             self._retake_open = False

@@ -183,6 +183,16 @@ def round_points(thirds: int) -> int:
     return (thirds + 1) // 3
 
 
+def format_thirds(thirds: int | None, ascii: bool = False) -> str:
+    """Card points with their fraction: ``41⅔`` (``41 2/3`` with ``ascii``); ``?`` for None."""
+    if thirds is None:
+        return "?"
+    whole, rest = divmod(thirds, 3)
+    if ascii and rest:
+        return f"{whole} {rest}/3"
+    return f"{whole}{('', '⅓', '⅔')[rest]}"
+
+
 def wins(thirds: int, win_thirds: int = 107) -> bool:
     """Does a declarer pile of ``thirds`` win a plain game (≥ 35⅔ by default)?"""
     return thirds >= win_thirds

@@ -16,6 +16,7 @@ from .cards import (
     BIRD_TRICK,
     GROUP_MASKS,
     GROUP_OF,
+    HAND_SIZE,
     NOMINAL,
     PAGAT,
     SEAT_NAMES,
@@ -28,7 +29,11 @@ from .cards import (
 if TYPE_CHECKING:
     import numpy as np
 
-N_TRICKS = 16
+#: Tricks of a deal: every trick takes one card of each hand.
+N_TRICKS = HAND_SIZE
+
+#: F (forehand) leads to the first trick in every contract (RULES.md 2 and 3).
+LEADER = 0
 
 
 def reserved_mask(announced_birds: Iterable[str], trick: int) -> int:

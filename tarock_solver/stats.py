@@ -41,6 +41,7 @@ from .cards import SEAT_NAMES, TAROCK_MASK
 from .deal import DealWarning
 from .deal_files import read_deals
 from .errors import FileFormatError, TarockError
+from .rules.names import CONTRACT_KEYS
 
 __all__ = [
     "CONTRACT_ORDER", "QUANTILES", "default_keys", "load_results", "open_rows", "plot_summary",
@@ -50,7 +51,7 @@ __all__ = [
 #: Quantiles of the card points reported per group.
 QUANTILES: tuple[float, ...] = (0.1, 0.25, 0.5, 0.75, 0.9)
 #: Display order of contracts (bid order); seats follow SEAT_NAMES; other values sorted.
-CONTRACT_ORDER: tuple[str, ...] = ("three", "lower", "two", "one", "solo", "pass")
+CONTRACT_ORDER: tuple[str, ...] = (*CONTRACT_KEYS, "pass")
 #: Columns that identify a scenario: when one of them varies in a file, mixing its
 #: values in one group would average different questions, so the default grouping
 #: splits on it.

@@ -39,9 +39,10 @@ from .cards import (
     thirds_of,
 )
 from .errors import DealError, RulesError
+from .rules.names import TALON_CARDS
 
 #: Number of talon cards the declarer takes (and discards) in each contract.
-TALON_TAKE: dict[str, int] = {"three": 3, "lower": 3, "two": 2, "one": 1, "solo": 0}
+TALON_TAKE: dict[str, int] = TALON_CARDS
 
 #: Values of the `discard_tarock` option (RULES.md 4 and 12).
 DISCARD_MODES: tuple[str, ...] = ("forced_open", "never", "free_open")

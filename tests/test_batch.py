@@ -410,7 +410,7 @@ def test_advise_mode_rows_equal_a_direct_advice(tmp_path):
 def test_rules_are_loaded_once_per_process_and_settings_pickle():
     import pickle
 
-    from tarock_solver.batch.modes import record_rules
+    from tarock_solver.batch.records import record_rules
 
     run = BatchSettings.create(rules="beck", opts={"contra_step_before": "forbidden"})
     first, second = lopsided_records(2, seed=5)

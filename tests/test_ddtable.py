@@ -23,7 +23,7 @@ from tarock_solver.analysis import (
     solve_contract,
     write_results,
 )
-from tarock_solver.analysis.ddtable import BOUND, EXACT, NOT_BETTER
+from tarock_solver.analysis.options import BOUND, EXACT, NOT_BETTER
 from tarock_solver.cards import bit, indices_of, mask_of, round_points, thirds_of
 from tarock_solver.deal import Deal
 from tarock_solver.errors import DealError, FileFormatError, RulesError

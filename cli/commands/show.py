@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from tarock_solver.cards import FULL_MASK, SEAT_NAMES, TOTAL_THIRDS, round_points, thirds_of
+from tarock_solver.cards import (
+    FULL_MASK,
+    SEAT_NAMES,
+    TOTAL_THIRDS,
+    format_thirds,
+    round_points,
+    thirds_of,
+)
 from tarock_solver.deal import Deal, PartialDeal, capture_warnings
 from tarock_solver.deal_files import read_deals
 from tarock_solver.diagram import can_show_symbols, render_deal
@@ -16,16 +23,6 @@ from ._text import stdout_encoding
 
 DEMO = "example-1"
 _FILE_SUFFIXES = (".jsonl", ".ndjson", ".csv")
-
-
-def _exact(thirds: int, ascii: bool) -> str:
-    """Card points with the fraction: ``32⅓`` (``32 1/3`` in ASCII)."""
-    whole, rest = divmod(thirds, 3)
-    if not rest:
-        return str(whole)
-    if ascii:
-        return f"{whole} {rest}/3"
-    return f"{whole}{'⅓' if rest == 1 else '⅔'}"
 
 
 def points_table(deal: Deal | PartialDeal, *, ascii: bool = False) -> list[str]:
@@ -51,11 +48,11 @@ def points_table(deal: Deal | PartialDeal, *, ascii: bool = False) -> list[str]:
         if thirds is None:
             lines.append(f"{label:<20}{'?':>7}{'?':>9}{'?':>9}")
         else:
-            lines.append(f"{label:<20}{thirds:>7}{_exact(thirds, ascii):>9}"
+            lines.append(f"{label:<20}{thirds:>7}{format_thirds(thirds, ascii):>9}"
                          f"{round_points(thirds):>9}")
     known = [t for _, t in rows if t is not None]
     total = sum(known)
-    lines.append(f"{'Total':<20}{total:>7}{_exact(total, ascii):>9}")
+    lines.append(f"{'Total':<20}{total:>7}{format_thirds(total, ascii):>9}")
     sums = " + ".join(str(t) for t in known)
     if total == TOTAL_THIRDS:
         lines.append(f"Check: {sums} = {total} thirds = {total // 3} points, as in every deal.")

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from tarock_solver.cards import round_points
+from tarock_solver.cards import format_thirds, round_points
 from tarock_solver.deal import Deal, capture_warnings
 from tarock_solver.errors import RulesError
 from tarock_solver.notation import (
@@ -35,12 +35,6 @@ from tarock_solver.rules import Rules, item_name
 
 from ..main import Settings
 from ._text import plain, table
-
-
-def exact_points(thirds: int) -> str:
-    """Card points with their fraction: ``41⅔``."""
-    whole, rest = divmod(thirds, 3)
-    return f"{whole}{('', '⅓', '⅔')[rest]}"
 
 
 def _read_deal(words: tuple[str, ...]) -> Deal:
@@ -60,7 +54,7 @@ def _read_deal(words: tuple[str, ...]) -> Deal:
 def _points_cell(row: Any) -> str:
     if row.declarer_thirds is None:
         return "?"
-    text = exact_points(row.declarer_thirds)
+    text = format_thirds(row.declarer_thirds)
     return text if row.complete else f"≥{text}"
 
 
@@ -163,7 +157,7 @@ def _lead_lines(row: Any, values: dict[int, int] | None, ascii_only: bool) -> li
     declarer_leads = row.declarer == 0
     order = sorted(values, key=lambda c: (-values[c] if declarer_leads else values[c], c))
     best = values[order[0]]
-    cells = [f"{card_label(c, ascii_only)} {exact_points(values[c])}"
+    cells = [f"{card_label(c, ascii_only)} {format_thirds(values[c])}"
              + ("*" if values[c] == best else "") for c in order]
     lines = [plain(head, ascii_only)]
     for i in range(0, len(cells), 8):
@@ -433,7 +427,7 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
             click.echo(line)
     click.echo()
     click.echo(plain(f"Points: the declarer's exact card points (discard + tricks); P rounded; "
-                     f"made at {exact_points(rules.win_thirds)} (P ≥ {round_points(rules.win_thirds)})"
+                     f"made at {format_thirds(rules.win_thirds)} (P ≥ {round_points(rules.win_thirds)})"
                      "; Net: the declarer's net for the plain game, hand bonuses included.",
                      ascii_only))
     if not dd.complete:

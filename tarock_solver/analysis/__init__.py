@@ -1,5 +1,7 @@
 """Analyses built on the double-dummy solver.
 
+* :mod:`.options` -- the declarer's play options (talon exchanges) and the search for
+  the best one, shared by the table and the review of an exchange;
 * :mod:`.ddtable` -- the double-dummy table of a known deal (`tarock solve`);
 * :mod:`.results` -- rows in the NOTATION 5.3 results schema and their files.
 
@@ -11,19 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .ddtable import (
-    BestPlay,
-    DDRow,
-    DDTable,
-    OptionOutcome,
-    PlayOption,
-    best_play,
-    dd_table,
-    lead_values,
-    order_options,
-    play_options,
-    solve_contract,
-)
+from .ddtable import DDRow, DDTable, dd_table, lead_values, solve_contract
+from .options import BestPlay, OptionOutcome, PlayOption, best_play, order_options, play_options
 
 _RESULTS_NAMES = ("RESULT_COLUMNS", "SCHEMA_VERSION", "empty_results", "read_results",
                   "results_frame", "write_results")

@@ -18,9 +18,10 @@ from ..cards import SEAT_NAMES
 from ..deal import Deal
 from ..estimate import estimate_many, estimate_position
 from ..notation import seat_index
+from ..play import LEADER
 from ..rules import Rules
 from ..talon import Exchange
-from .ddtable import LEADER, play_options
+from .options import play_options
 
 __all__ = ["EstimatedRow", "estimate_row_points", "estimated_table"]
 

@@ -2,9 +2,9 @@
 
 A mode is a plain function ``analyse(record, settings) -> pandas.DataFrame`` plus the
 empty frame of its schema (for chunks where every record failed); it is chosen by name,
-so only the name travels to the workers.  The settings carry the rule profile by name
-(plain values for the checkpoint fingerprint); each process loads the :class:`Rules` of
-a profile and its options once (:func:`record_rules`) and passes the object down.
+so only the name travels to the workers.  Each mode's code is an adapter module of its
+own (``table_adapter``, ``advise_adapter``, ``review_adapter``, sharing
+:mod:`.records`); this registry imports an adapter when its mode is first asked for.
 Modes:
 
 ``table``
@@ -24,23 +24,18 @@ A mode whose engine cannot be imported is left out of :func:`available_modes`.
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
-from ..deal import Deal, PartialDeal
 from ..deal_files import DealRecord
-from ..errors import DealError, RulesError
-from ..rules import SEAT_NAMES, Rules, load_rules
 from .errors import BatchError
+from .records import loaded_rules
 from .settings import BatchSettings
 
-__all__ = ["Mode", "available_modes", "check_settings", "get_mode", "register_mode",
-           "record_rules"]
+__all__ = ["Mode", "available_modes", "check_settings", "get_mode", "register_mode"]
 
 
 @dataclass(frozen=True)
@@ -104,27 +99,6 @@ def available_modes() -> list[str]:
     return names
 
 
-#: The Rules this process has loaded, by profile and options (a run has one or a few).
-_LOADED: dict[str, Rules] = {}
-
-
-def _rules(profile: str, options: Mapping[str, object]) -> Rules:
-    """``load_rules(profile, options)``, loaded once per process for each distinct pair."""
-    key = json.dumps([profile, dict(options)], sort_keys=True, default=repr)
-    rules = _LOADED.get(key)
-    if rules is None:
-        rules = _LOADED[key] = load_rules(profile, options)
-    return rules
-
-
-def record_rules(record: DealRecord, settings: BatchSettings) -> Rules:
-    """The rules of one record: the record's ``rules`` replaces the run's profile, and
-    its ``options`` are laid over the run's ``--opt`` values."""
-    options: dict[str, object] = dict(settings.opts)
-    options.update(record.options or {})
-    return _rules(record.rules or settings.rules, options)
-
-
 def check_settings(settings: BatchSettings) -> BatchSettings:
     """Validate the run's settings before any work and put contracts in profile order.
 
@@ -132,34 +106,12 @@ def check_settings(settings: BatchSettings) -> BatchSettings:
     :class:`BatchError` for a mode that is not available.
     """
     get_mode(settings.mode)
-    rules = _rules(settings.rules, settings.opts_dict)
+    rules = loaded_rules(settings.rules, settings.opts_dict)
     if settings.contracts is None:
         return settings
     keys = {rules.contract_key(c) for c in settings.contracts}
     ordered = tuple(c for c in rules.contracts if c in keys)
     return dataclasses.replace(settings, contracts=ordered)
-
-
-def _complete_deal(record: DealRecord) -> Deal:
-    deal = record.deal
-    if isinstance(deal, Deal):
-        return deal
-    if isinstance(deal, PartialDeal) and deal.is_complete():
-        return deal.to_deal()
-    raise DealError("the table mode needs a complete deal (three hands and the talon); "
-                    "for a single hand use --mode advise.")
-
-
-def _contracts_for(rules_contracts: tuple[str, ...], settings: BatchSettings,
-                   profile: str) -> tuple[str, ...]:
-    if settings.contracts is None:
-        return rules_contracts
-    chosen = tuple(c for c in settings.contracts if c in rules_contracts)
-    if not chosen:
-        raise RulesError(f"none of the contracts {', '.join(settings.contracts)} exists in the "
-                         f"{profile} profile of this record; it has "
-                         f"{', '.join(rules_contracts)}.")
-    return chosen
 
 
 # ---------------------------------------------------------------------------
@@ -180,49 +132,10 @@ def _table_mode() -> Mode:
 
 
 def _advise_mode() -> Mode:
-    importlib.import_module("tarock_solver.advise.adviser")
-    return Mode("advise", "bidding advice for a hand, by sampling", _advise_record,
-                _advise_empty)
+    from . import advise_adapter
 
-
-def _advise_empty(settings: BatchSettings) -> pd.DataFrame:
-    from ..advise import report
-
-    return report.build_table([], {"deal_id": "", "rules": settings.rules, "rule_options": "",
-                                   "seat": "F"}).iloc[:0]
-
-
-def _advise_record(record: DealRecord, settings: BatchSettings) -> pd.DataFrame:
-    from ..advise.adviser import AdviceRequest, advise
-
-    rules = record_rules(record, settings)
-    contracts = None if settings.contracts is None else \
-        _contracts_for(rules.contracts, settings, rules.name)
-    deal = record.deal
-    talon: tuple[int, ...] | None = None
-    if isinstance(deal, PartialDeal) and not deal.is_complete():
-        seat = deal.own_seat()
-        seats = [seat]
-        talon = deal.talon
-    else:
-        # A complete deal: advise each seat on its own hand, knowing nothing else, as at
-        # the table before the bidding.
-        seats = [SEAT_NAMES.index(s) for s in (settings.declarers or SEAT_NAMES)]
-    frames = []
-    for seat in seats:
-        if settings.declarers is not None and SEAT_NAMES[seat] not in settings.declarers:
-            continue
-        hand = deal.hands[seat]
-        assert hand is not None
-        req = AdviceRequest(hand=hand, seat=seat, rules=rules, rules_name=rules.name,
-                            overrides=dict(rules.overrides),
-                            contracts=contracts, talon=talon, samples=settings.samples,
-                            time_limit=None, seed=settings.seed, jobs=1, progress=False,
-                            deal_id=record.id)
-        frames.append(advise(req).table)
-    if not frames:
-        return _advise_empty(settings)
-    return pd.concat(frames, ignore_index=True)
+    return Mode("advise", "bidding advice for a hand, by sampling", advise_adapter.analyse,
+                advise_adapter.empty)
 
 
 # ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from ..review.files import read_play_records
 from ..review.record import PlayRecord
 from ..review.report import REVIEW_COLUMNS, review_rows
 from ..solver import Budget, CardPointSearch
-from .modes import _rules
+from .records import record_rules
 from .settings import BatchSettings
 
 __all__ = ["analyse", "empty", "read"]
@@ -59,9 +59,7 @@ def read(path):  # type: ignore[no-untyped-def]
 
 def analyse(record: PlayRecord, settings: BatchSettings) -> pd.DataFrame:
     """The review rows of one played deal."""
-    options: dict[str, object] = dict(settings.opts)
-    options.update(record.options or {})
-    rules = _rules(record.rules or settings.rules, options)
+    rules = record_rules(record, settings)
     line = check_record(record, rules)
     rv = review_line(line, rules, search=_search(), budget=Budget.of(settings.node_limit))
     return _frame(review_rows(rv))

@@ -24,7 +24,7 @@ from ..analysis import dd_table, empty_results
 from ..deal_files import DealRecord
 from ..rules import SEAT_NAMES
 from ..solver import Budget, CardPointSearch
-from .modes import _complete_deal, _contracts_for, record_rules
+from .records import complete_deal, contracts_for, record_rules
 from .settings import BatchSettings
 
 __all__ = ["analyse", "empty", "resolve"]
@@ -47,9 +47,9 @@ def empty(settings: BatchSettings) -> pd.DataFrame:
 
 def analyse(record: DealRecord, settings: BatchSettings) -> pd.DataFrame:
     """The results rows of one record (seat order, then the profile's contract order)."""
-    deal = _complete_deal(record)
+    deal = complete_deal(record)
     rules = record_rules(record, settings)
-    contracts = _contracts_for(rules.contracts, settings, rules.name)
+    contracts = contracts_for(rules.contracts, settings, rules.name)
     declarers = settings.declarers or SEAT_NAMES
     table = dd_table(deal, rules, declarers=declarers, contracts=contracts, solver=_solver(),
                      budget=Budget.of(settings.node_limit))
@@ -63,7 +63,7 @@ def resolve(record: DealRecord, settings: BatchSettings,
     Rows come back in seat order, then contract order, as :func:`analyse` gives them.
     The transposition table starts empty, as for a whole deal.
     """
-    deal = _complete_deal(record)
+    deal = complete_deal(record)
     rules = record_rules(record, settings)
     solver = _solver()
     frames = []

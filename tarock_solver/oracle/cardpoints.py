@@ -14,9 +14,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from ..cards import BIRD_CARD, BIRD_NAMES, bit, indices_of
-from ..play import legal_moves, reserved_mask, trick_points, trick_winner
-
-N_TRICKS = 16
+from ..play import N_TRICKS, legal_moves, reserved_mask, trick_points, trick_winner
 
 
 def trick_number(hands: Sequence[int], leader: int, trick: Sequence[int]) -> int:

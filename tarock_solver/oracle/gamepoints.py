@@ -18,13 +18,12 @@ import numpy as np
 
 from ..cards import BIRD_CARD, BIRD_NAMES, bit, indices_of, thirds_of
 from ..errors import RulesError
-from ..play import legal_moves, reserved_mask, trick_thirds, trick_winner
+from ..play import N_TRICKS, legal_moves, reserved_mask, trick_thirds, trick_winner
 from ..rules import BIRD_KEYS, Rules
 from ..scoring import BirdOutcome, score
 from ..solver import Payoff, make_payoff
 from .cardpoints import random_position
 
-N_TRICKS = 16
 _CARD_BIRD = {card: name for name, card in BIRD_CARD.items()}
 
 

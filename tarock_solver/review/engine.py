@@ -20,7 +20,7 @@ points (:class:`GamePointSearch` with the record's announcements), and the loss 
 game points is reported beside the loss in card points.
 
 The exchange is judged on the same deal: the chosen talon group and discard against
-the best exchange of the contract (:func:`~tarock_solver.analysis.ddtable.best_play`,
+the best exchange of the contract (:func:`~tarock_solver.analysis.options.best_play`,
 the chosen exchange searched first so that its value is the bar the others must beat).
 
 A ``budget`` caps each search; a card whose values it does not settle gets bounds and
@@ -37,8 +37,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..analysis.ddtable import PlayOption, best_play, order_options, play_options
+from ..analysis.options import PlayOption, best_play, order_options, play_options
 from ..cards import bit, thirds_of
+from ..play import LEADER, N_TRICKS, trick_points
 from ..rules import Rules
 from ..solver import Budget, CardPointSearch, GamePointSearch, Position, make_payoff
 from .record import PlayLine, PlayRecord, check_record
@@ -274,7 +275,7 @@ def review_line(line: PlayLine, rules: Rules, *, search: CardPointSearch | None 
     banked = 0
     verdicts: list[CardVerdict] = []
     total = len(rec.play)
-    pos: Position | None = Position(hands, 0, decl, birds=line.reserved)
+    pos: Position | None = Position(hands, LEADER, decl, birds=line.reserved)
     for trick in line.tricks:
         for k, card in enumerate(trick.cards):
             assert pos is not None
@@ -300,7 +301,7 @@ def review_line(line: PlayLine, rules: Rules, *, search: CardPointSearch | None 
         start_thirds = verdicts[0].before_thirds
         start_value = verdicts[0].before
     else:
-        res = search.value(Position(hands, 0, decl, birds=line.reserved), budget)
+        res = search.value(Position(hands, LEADER, decl, birds=line.reserved), budget)
         start_value = res.value if res.exact else None
         start_thirds = None if start_value is None else line.base_thirds + 3 * start_value
     if pos is None:
@@ -350,13 +351,12 @@ def estimate_line(line: PlayLine) -> tuple[EstimatedStep, ...]:
     import numpy as np
 
     from ..estimate import estimate_many
-    from ..play import trick_points
 
     decl = line.record.declarer
     hands = list(line.hands)
     rows, leaders, banked = [], [], []
     won = 0
-    leader = 0
+    leader = LEADER
     for trick in line.tricks:
         rows.append(tuple(hands))
         leaders.append(leader)
@@ -378,5 +378,5 @@ def estimate_line(line: PlayLine) -> tuple[EstimatedStep, ...]:
     out = [EstimatedStep(t + 1, (line.base_thirds + 3 * (banked[t] + float(est[t]))) / 3)
            for t in range(len(rows))]
     if line.complete:
-        out.append(EstimatedStep(17, (line.base_thirds + 3 * won) / 3))
+        out.append(EstimatedStep(N_TRICKS + 1, (line.base_thirds + 3 * won) / 3))
     return tuple(out)

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..analysis.options import best_play, order_options, play_options
 from ..cards import KINGS_MASK, NOMINAL, SUIT_MASK, indices_of
 from ..deal import Deal
-from ..play import beats, winning_position
+from ..play import LEADER, N_TRICKS, beats, winning_position
 from ..rules import Rules
 from ..solver import CardPointSearch, Position
 from ..talon import exchanges
@@ -62,7 +63,7 @@ def _best_card(search: CardPointSearch) -> Callable[[Position], int]:
 def play_out(deal: Deal, declarer: int, contract: str, rules: Rules, *,
              policy: str = "simple", announcements: tuple[tuple[str, str], ...] = (),
              record_id: str = "", search: CardPointSearch | None = None,
-             tricks: int = 16) -> PlayRecord:
+             tricks: int = N_TRICKS) -> PlayRecord:
     """The record of ``deal`` played out by ``policy`` for ``tricks`` tricks."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; expected one of {POLICIES}")
@@ -70,14 +71,13 @@ def play_out(deal: Deal, declarer: int, contract: str, rules: Rules, *,
     hands = list(deal.hands)
     pick, discard = "", 0
     if contract != "solo":
-        options = exchanges(deal.hands[declarer], deal.talon, contract, rules.discard_tarock)
-        chosen = options[0]
+        chosen = exchanges(deal.hands[declarer], deal.talon, contract, rules.discard_tarock)[0]
         if policy == "best":
-            from ..analysis.ddtable import solve_contract
-
-            row = solve_contract(deal, declarer, contract, rules, solver=search)
-            chosen = next(o for o in options if o.hand_after == row.hand_after
-                          and o.group_label == row.talon_group)
+            options = order_options(play_options(deal, declarer, contract, rules))
+            best = best_play(search if search is not None else CardPointSearch(), options,
+                             deal.hands, declarer).best
+            assert best is not None and best.option.exchange is not None
+            chosen = best.option.exchange
         pick, discard = chosen.group_label, chosen.discard
         hands[declarer] = chosen.hand_after
     rec = PlayRecord(deal=deal, declarer=declarer, contract=contract, talon_pick=pick,
@@ -85,7 +85,7 @@ def play_out(deal: Deal, declarer: int, contract: str, rules: Rules, *,
                      id=record_id)
     choose = _simple_card if policy == "simple" else \
         _best_card(search if search is not None else CardPointSearch())
-    pos: Position | None = Position(hands, 0, declarer, birds=reserved_for(rec, rules))
+    pos: Position | None = Position(hands, LEADER, declarer, birds=reserved_for(rec, rules))
     play: list[int] = []
     while pos is not None and len(play) < 3 * tricks:
         card = choose(pos)

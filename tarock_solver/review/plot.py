@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from ..cards import SEAT_NAMES, card_label
+from ..play import N_TRICKS
 from .engine import Review
 
 __all__ = ["plot_review"]
@@ -35,7 +36,7 @@ def plot_review(rv: Review, path: str | os.PathLike[str], *, ascii_only: bool = 
             linewidth=1.6, label="declarer's DD card points")
     ax.axhline(rv.win_thirds / 3, color="#888888", linestyle="--", linewidth=1,
                label=f"needed ({rv.win_thirds / 3:.2f})")
-    for t in range(1, 16):
+    for t in range(1, N_TRICKS):
         ax.axvline(3 * t + 0.5, color="#eeeeee", linewidth=0.8, zorder=0)
     for side, colour in (("declarer", "#c62828"), ("defenders", "#1565c0")):
         marks = [(i, c) for i, c in enumerate(rv.cards, start=1)
@@ -50,8 +51,9 @@ def plot_review(rv: Review, path: str | os.PathLike[str], *, ascii_only: bool = 
                         f"−{c.loss}", (i, c.after_thirds / 3),  # type: ignore[operator]
                         textcoords="offset points", xytext=(4, 8 if c.by_declarer else -14),
                         fontsize=8, color=colour)
-    ax.set_xlim(-0.5, max(48, len(rv.cards)) + 0.5)
-    ax.set_xticks([3 * t - 1 for t in range(1, 17)], [str(t) for t in range(1, 17)])
+    ax.set_xlim(-0.5, max(3 * N_TRICKS, len(rv.cards)) + 0.5)
+    ax.set_xticks([3 * t - 1 for t in range(1, N_TRICKS + 1)],
+                  [str(t) for t in range(1, N_TRICKS + 1)])
     ax.set_xlabel("trick")
     ax.set_ylabel("declarer's card points (best play from here)")
     rec = rv.record

@@ -38,15 +38,12 @@ from ..cards import (
 )
 from ..deal import Deal
 from ..errors import Problem, TarockError, make_error
-from ..play import legal_moves, reserved_mask, trick_winner
+from ..play import LEADER, N_TRICKS, legal_moves, reserved_mask, trick_winner
 from ..rules import Rules
 from ..talon import TALON_TAKE, legal_discards, talon_groups
 
-__all__ = ["N_TRICKS", "PlayLine", "PlayRecord", "PlayRecordError", "Trick", "check_record",
+__all__ = ["PlayLine", "PlayRecord", "PlayRecordError", "Trick", "check_record",
            "reserved_for"]
-
-N_TRICKS = 16
-LEADER = 0  # F leads to the first trick in every contract (RULES.md 3)
 
 
 class PlayRecordError(TarockError, ValueError):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import CARD_IDS, INDEX_OF, SEAT_NAMES, card_label, round_points
+from ..cards import CARD_IDS, INDEX_OF, SEAT_NAMES, card_label, format_thirds, round_points
 from ..columns import align
 from ..notation import format_deal
 from .engine import CardVerdict, ExchangeVerdict, Review
@@ -26,21 +26,13 @@ from .text import (
     parse_record,
 )
 
-__all__ = ["REVIEW_COLUMNS", "SCHEMA", "PlayerSummary", "exact_points", "player_summaries",
+__all__ = ["REVIEW_COLUMNS", "SCHEMA", "PlayerSummary", "player_summaries",
            "review_from_json", "review_lines", "review_rows", "review_to_json"]
 
 #: Version of the review document and of the batch rows.
 SCHEMA = 1
 #: Decisions listed per player.
 WORST = 3
-
-
-def exact_points(thirds: int | None) -> str:
-    """Card points with their fraction (``41⅔``), ``?`` when unknown."""
-    if thirds is None:
-        return "?"
-    whole, rest = divmod(thirds, 3)
-    return f"{whole}{('', '⅓', '⅔')[rest]}"
 
 
 @dataclass(frozen=True)
@@ -244,11 +236,11 @@ def review_lines(rv: Review, *, ascii_only: bool = False, all_cards: bool = True
              + (f", announced {format_announcements(rec.announcements)}"
                 if rec.announcements else "")]
     lines.append(format_deal(rec.deal))
-    lines.append(f"Declarer's card points (discard + tricks): {exact_points(rv.start_thirds)} "
-                 f"with best play from the first card; {exact_points(rv.final_thirds)} as "
+    lines.append(f"Declarer's card points (discard + tricks): {format_thirds(rv.start_thirds)} "
+                 f"with best play from the first card; {format_thirds(rv.final_thirds)} as "
                  f"played{'' if rv.complete else ' (best play from where the record stops)'}"
                  f" (P {_rounded(rv.final_thirds) if rv.final_thirds is not None else '?'}, "
-                 f"made at {exact_points(rv.win_thirds)}).")
+                 f"made at {format_thirds(rv.win_thirds)}).")
     if rv.game_points:
         lines.append(f"Declarer's net game points: {_fmt_net(rv.start_net)} with best play; "
                      f"{_fmt_net(rv.final_net)} as played.")
@@ -257,20 +249,20 @@ def review_lines(rv: Review, *, ascii_only: bool = False, all_cards: bool = True
         if ex.loss_thirds is None:
             lines.append(f"Exchange: took {ex.chosen_group}, discarded "
                          f"{format_discard(ex.chosen_discard)}: "
-                         f"{exact_points(ex.chosen_thirds)}; best exchange between "
-                         f"{exact_points(ex.lower_thirds)} and {exact_points(ex.upper_thirds)}"
+                         f"{format_thirds(ex.chosen_thirds)}; best exchange between "
+                         f"{format_thirds(ex.lower_thirds)} and {format_thirds(ex.upper_thirds)}"
                          " (budget ran out).")
         elif ex.loss_thirds == 0:
             lines.append(f"Exchange: took {ex.chosen_group}, discarded "
                          f"{format_discard(ex.chosen_discard)}: "
-                         f"{exact_points(ex.chosen_thirds)}, as good as the best of "
+                         f"{format_thirds(ex.chosen_thirds)}, as good as the best of "
                          f"{ex.options} exchanges.")
         else:
             lines.append(f"Exchange: took {ex.chosen_group}, discarded "
                          f"{format_discard(ex.chosen_discard)}: "
-                         f"{exact_points(ex.chosen_thirds)}; best: take {ex.best_group}, "
+                         f"{format_thirds(ex.chosen_thirds)}; best: take {ex.best_group}, "
                          f"discard {format_discard(ex.best_discard)}: "
-                         f"{exact_points(ex.best_thirds)} (loss {exact_points(ex.loss_thirds)}).")
+                         f"{format_thirds(ex.best_thirds)} (loss {format_thirds(ex.loss_thirds)}).")
     lines.append("")
     header = ["Trick", "Seat", "Card", "Before", "After", "Loss", "Best", "Alternatives"]
     if rv.game_points:
@@ -282,11 +274,11 @@ def review_lines(rv: Review, *, ascii_only: bool = False, all_cards: bool = True
         best = " ".join(_card_cell(x, ascii_only) for x in c.best_cards[:4]) or "?"
         if c.loss == 0:
             best = "=" if not c.forced else "(forced)"
-        alts = ", ".join(f"{_card_cell(x, ascii_only)} {exact_points(c.base_thirds + 3 * v)}"
+        alts = ", ".join(f"{_card_cell(x, ascii_only)} {format_thirds(c.base_thirds + 3 * v)}"
                          for x, v in c.alternatives)
         row = [f"{c.trick}.{c.place + 1}", SEAT_NAMES[c.seat] + ("*" if c.by_declarer else ""),
-               _card_cell(c.card, ascii_only), exact_points(c.before_thirds),
-               exact_points(c.after_thirds), _signed(c.loss), best, alts]
+               _card_cell(c.card, ascii_only), format_thirds(c.before_thirds),
+               format_thirds(c.after_thirds), _signed(c.loss), best, alts]
         if rv.game_points:
             row[6:6] = [_fmt_net(c.gp_after), _signed(c.gp_loss)]
         body.append(row)
@@ -303,7 +295,7 @@ def review_lines(rv: Review, *, ascii_only: bool = False, all_cards: bool = True
         if p.gp_loss is not None:
             what += f", {p.gp_loss} game point" + ("" if p.gp_loss == 1 else "s")
         if p.exchange_loss_thirds:
-            what += f"; the exchange cost {exact_points(p.exchange_loss_thirds)} more"
+            what += f"; the exchange cost {format_thirds(p.exchange_loss_thirds)} more"
         if p.open_cards:
             what += f" ({p.open_cards} cards over the budget, not judged)"
         lines.append(what)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import RulesError
+from .names import CONTRACT_KEYS
 
 _ABSENT = ("-", "—", "–", "none")
 
@@ -242,12 +243,10 @@ def _parse_mondfang(text: str) -> str:
 
 # ----------------------------------------------------------------- the table
 
-_CONTRACTS = ("three", "lower", "two", "one", "solo")
-
 OPTION_SPECS: dict[str, OptionSpec] = {s.key: s for s in (
-    _ints_spec("game_values", _CONTRACTS, "3,4,3,3,3",
-               "G of each contract (three, lower, two, one, solo)."),
-    _ints_spec("multipliers", _CONTRACTS, "1,1,2,3,8",
+    _ints_spec("game_values", CONTRACT_KEYS, "3,4,3,3,3",
+               f"G of each contract ({', '.join(CONTRACT_KEYS)})."),
+    _ints_spec("multipliers", CONTRACT_KEYS, "1,1,2,3,8",
                "Contract multiplier m of each contract."),
     OptionSpec("raised_game_values", "2 whole numbers (taken, held/retaken), e.g. 4,5",
                "G of a taken-over game, and of a held (Beck) or retaken (Löw) one.",

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..cards import BIRD_BITS, BIRD_CARD, BIRD_NAMES, CARD_IDS, bit, indices_of, thirds_of
 from ..errors import RulesError
-from ..play import legal_moves, reserved_mask, trick_thirds, trick_winner
+from ..play import N_TRICKS, legal_moves, reserved_mask, trick_thirds, trick_winner
 from ..rules import Rules, item_name
 from ..scoring import BirdOutcome, ScoreResult
 from ._kernels import gamepoint as pk
@@ -39,7 +39,7 @@ from ._kernels.stats import ST_ABORTED, ST_BEST, ST_NODES, arm, new_stats
 from .budget import Budget
 from .cardpoints import check_tt_bits
 from .payoff import FLAG_LOST_TRICK, Payoff, _extends, bird_code, make_payoff
-from .position import N_TRICKS, Position
+from .position import Position
 from .result import SearchResult
 
 __all__ = [
@@ -465,7 +465,7 @@ class GamePointSearch:
         winner = trick_winner(cards, leader)
         number = N_TRICKS - nh[leader].bit_count()
         if number >= 14:
-            b = 16 - number
+            b = N_TRICKS - number
             if b in cards:
                 holder = (leader + cards.index(b)) % 3
                 flags |= bird_code(holder, winner, self.declarer) << (2 * b)

@@ -18,11 +18,9 @@ import numpy as np
 
 from ..cards import BIRD_BITS, BIRD_NAMES, CARD_IDS, FULL_MASK, N_CARDS, SEAT_NAMES, bit
 from ..errors import DealError, RulesError
-from ..play import legal_moves, reserved_mask, trick_points, trick_winner
+from ..play import N_TRICKS, legal_moves, reserved_mask, trick_points, trick_winner
 
-__all__ = ["N_TRICKS", "Position", "bird_bits"]
-
-N_TRICKS = 16
+__all__ = ["Position", "bird_bits"]
 
 
 def _cards(n: int) -> str:

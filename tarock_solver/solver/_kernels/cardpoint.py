@@ -64,7 +64,7 @@ RANK_WORDS = 4
 _NO_ROWS = np.zeros(1, np.int64)
 
 
-# ----------------------------------------------------------------- table helpers
+# ----------------------------------------------------------------- table access
 
 @njit(cache=True, inline="always")
 def _merge_data(old, lo, up, tm, n):

@@ -1,7 +1,7 @@
 """The play rules on card masks, for the numba kernels.
 
 Constants by card index (nominal values, groups, group masks), masks of the
-cards of each value, and the inline helpers every kernel uses: which card
+cards of each value, and the inline functions every kernel uses: which card
 beats which, the legal cards of a hand, the birds the declarer keeps back.
 Card masks are ``int64``: 54 bits fit, and signed arithmetic avoids numba's
 uint64/int64 promotion to float.
