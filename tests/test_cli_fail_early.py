@@ -267,12 +267,12 @@ def test_the_shipped_advice_hands_are_accepted_by_batch_advise(capsys, tmp_path,
     seen = []
 
     def fake_advice(record, settings):
-        from tarock_solver.batch.modes import _advise_empty
+        from tarock_solver.batch.advise_adapter import empty
 
         seen.append((record.id, record.deal.own_seat()))
-        return _advise_empty(settings)
+        return empty(settings)
 
-    monkeypatch.setattr("tarock_solver.batch.modes._advise_record", fake_advice)
+    monkeypatch.setattr("tarock_solver.batch.advise_adapter.analyse", fake_advice)
     shipped = ROOT / "tarock_solver" / "data" / "advise_hands.jsonl"
     code, _, err = run(capsys, "batch", str(shipped), "--mode", "advise", "--strict",
                        "-o", str(tmp_path / "advice.csv"), "--no-progress")

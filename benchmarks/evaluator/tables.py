@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-KIND_NAMES = {0: "post_exchange", 1: "random", 2: "short", 3: "biddable"}
+KIND_NAMES = {0: "post_exchange", 1: "random", 2: "short", 3: "biddable", 4: "advised"}
 
 
 def label_table(paths: list[str]) -> str:
