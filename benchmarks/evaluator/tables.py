@@ -15,7 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-KIND_NAMES = {0: "post_exchange", 1: "random", 2: "short", 3: "biddable", 4: "advised"}
+from tarock_solver.training.positions import KINDS
+
+KIND_NAMES = {code: name for name, code in KINDS.items()}
 
 
 def label_table(paths: list[str]) -> str:
