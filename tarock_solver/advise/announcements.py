@@ -13,7 +13,7 @@ solve per world scores every set exactly (Valat: the declarer can take all
 every trick is worth at least one point).  The birds are not: whether I, II
 or III wins its trick depends on a play the card-point search does not
 optimise: the silent birds of plain play come from exact game-point solves
-(:mod:`.engine`), and announcing a bird is not judged.
+(:mod:`.schedule`), and announcing a bird is not judged.
 
 A *policy* is a rule for announcing: a fixed set of before-talon items (judged
 before the talon is seen) plus the after-talon items the declarer may add,

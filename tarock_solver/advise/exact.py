@@ -3,7 +3,7 @@
 The adviser asks for the exact future card points of a few positions (the
 worlds its control variates need; with a cell width, the cell of a randomly
 placed grid that holds them, whose middle is unbiased: see
-:meth:`~.engine.ContractSeries.values`) and, for the silent birds, the exact net
+:meth:`~.series.ContractSeries.values`) and, for the silent birds, the exact net
 game points of plain play of some of them (:class:`GameRequest`); it must never
 wait past its deadline: every solve gets a seconds budget that ends at the
 deadline, and a solve that does not finish returns ``None`` (never a midpoint of
