@@ -11,7 +11,7 @@ also be read by those keys (``rec["contract"]``, ``rec.get("runner_up")``).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -47,6 +47,9 @@ class _Record:
 
     def __contains__(self, key: object) -> bool:
         return key in self._keys()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys())
 
     def __getitem__(self, key: str) -> Any:
         if key not in self:

@@ -27,11 +27,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import FULL_MASK, N_CARDS, TAROCK_MASK, indices_of, popcount
+from ..cards import (
+    FULL_MASK,
+    HAND_SIZE,
+    N_CARDS,
+    SEAT_NAMES,
+    TALON_SIZE,
+    TAROCK_MASK,
+    indices_of,
+    popcount,
+)
 from ..errors import DealError
 
-HAND_SIZE = 16
-TALON_SIZE = 6
 #: Seed-stream tags: keep the random numbers of different purposes independent.
 STREAM_WORLD = 0  # the evaluation worlds (outer samples), shared by every contract
 STREAM_INNER = 1  # inner samples of the other hands, given an outer talon
@@ -59,7 +66,7 @@ class Knowledge:
         seen = 0
         for s, (mask, size) in enumerate(zip(self.hands, self.sizes, strict=True)):
             if popcount(mask) > size:
-                raise DealError(f"seat {'FMR'[s]}: {popcount(mask)} known cards exceed "
+                raise DealError(f"seat {SEAT_NAMES[s]}: {popcount(mask)} known cards exceed "
                                 f"the hand size {size}.")
             if seen & mask:
                 raise DealError("a card is known to be in two places.")

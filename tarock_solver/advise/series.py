@@ -28,8 +28,9 @@ __all__ = ["SMOOTHING_SD", "SMOOTHING_WINDOW", "ContractSeries"]
 #: The evaluator's card-point error within one hand as the smoothed control variate of
 #: nets, results and announcement gains takes it (SD, card points): the pooled
 #: within-hand residual SD on fixed worlds (3.08 over 6 hands × 25 worlds,
-#: benchmarks/EXPERIMENTS.md; the model card's held-out residual SD is 2.72).  Any value
-#: keeps the estimate unbiased; this one makes the variate see the targets at risk.
+#: ``benchmarks/EXPERIMENTS.md``, "A one-trick lookahead over the evaluator" (2026-12-02);
+#: the model card's held-out residual SD is 2.72).  Any value keeps the estimate
+#: unbiased; this one makes the variate see the targets at risk.
 SMOOTHING_SD = 3.0
 #: Totals either side of the rounded estimate the smoothing scores (4 SD).
 SMOOTHING_WINDOW = 12
@@ -152,7 +153,7 @@ class ContractSeries:
         last = starts[k + 1] - 1 if k + 1 < len(starts) else first
         if hi > last:
             raise AssertionError(f"world {j}: the cell [{lo}, {hi}] spans pieces of the net")
-        top = task.in_play_thirds // 3
+        top = task.in_play_points
         o = self.scorer.outcome(task, task.pile_thirds + 3 * first, first == top)
         if what == "made":
             return float(o.made[s])
@@ -207,7 +208,7 @@ class ContractSeries:
         while len(self._smoothed) < len(self.estimates):
             j = len(self._smoothed)
             task = self.tasks[j]
-            top = task.in_play_thirds // 3
+            top = task.in_play_points
             e = float(self.estimates[j])
             w = _rounded_normal(e, SMOOTHING_SD, top)
             # the totals within 4 SD carry all but 1e-4 of the weight: the rest is
