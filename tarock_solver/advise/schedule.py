@@ -50,6 +50,9 @@ GAME_COST_PRIOR = 4.0
 
 @dataclass
 class EngineResult:
+    """What a run produced: every contract's series, the worlds evaluated, the phases'
+    seconds, and how the run ended."""
+
     series: dict[str, ContractSeries]
     worlds: int
     seconds_evaluator: float
