@@ -1,22 +1,12 @@
-"""Exact double-dummy card points for the adviser, on solver threads of this process.
+"""Exact double-dummy card points and game points for the adviser, on solver threads.
 
-The adviser asks for the exact future card points of a few positions (the
-worlds its control variates need; with a cell width, the cell of a randomly
-placed grid that holds them, whose middle is unbiased: see
-:meth:`~.series.ContractSeries.values`) and, for the silent birds, the exact net
-game points of plain play of some of them (:class:`GameRequest`); it must never
-wait past its deadline: every solve gets a seconds budget that ends at the
-deadline, and a solve that does not finish returns ``None`` (never a midpoint of
-the bounds it proved).
-
-The solver's MTD(f) driver releases the GIL, so ``jobs`` threads solve in
-parallel while the main thread runs the evaluator, and the kernels are loaded
-once per process.  On a fresh install (numba's cache empty) the kernels are
-compiled in a separate, detached process first: the compile never stalls the
-evaluator's first answer, and it finishes (writing the cache) even when the run
-that started it ends sooner.  The threads then load the compiled code.  Compiles
-are serialised by a lock file (:func:`compile_detached`): a second run started
-while the first one's compile is going waits for it instead of compiling again.
+:class:`ExactSolver` solves card-point requests (:data:`Request`; with a cell
+width, the proved cell, see :meth:`~.series.ContractSeries.values`) and
+game-point ones (:class:`GameRequest`) on ``jobs`` threads while the main thread
+runs the evaluator; every solve's seconds budget ends at the run's deadline
+(:func:`solve_budget`), and one that does not finish returns ``None``.  On a
+fresh install the kernels compile in a detached process first, serialised by a
+lock file (:func:`compile_detached`).
 """
 
 from __future__ import annotations
