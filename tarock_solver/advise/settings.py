@@ -26,6 +26,7 @@ class AdviceLimit:
 
     @property
     def timed(self) -> bool:
+        """Does the run have a time limit?"""
         return bool(self.seconds)
 
     def deadline(self, start: float | None = None) -> float | None:
@@ -55,7 +56,7 @@ class AdviceSettings:
     on, one for every ``bird_every`` more (a game-point solve costs 3–25 card-point
     solves, so the card points keep most of the exact work).  ``cell_width``: the
     exact solves stop at a cell of that many points (odd; 1: exact values; see
-    :meth:`ContractSeries.values`).  ``stop_margin``, ``stop_every``: every
+    :meth:`~.series.ContractSeries.values`).  ``stop_margin``, ``stop_every``: every
     ``stop_every`` worlds, a contract that gets no exact worlds and whose best option
     the evaluator's mean net puts more than ``stop_margin`` game points below the best
     (passing, worth 0, included) stops getting evaluator worlds: its numbers rest on
