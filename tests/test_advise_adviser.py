@@ -23,11 +23,12 @@ from advise_fakes import (
 
 from tarock_solver.advise import AdviceRequest, AdviceSettings, advise
 from tarock_solver.advise.cv import MIN_EXACT
-from tarock_solver.advise.engine import Engine
+from tarock_solver.advise.decision import _paired, recommend
 from tarock_solver.advise.infoset import choose_exchange, inner_hands
-from tarock_solver.advise.plan import make_problem
-from tarock_solver.advise.report import _paired, option_rows, recommend
+from tarock_solver.advise.problem import make_problem
+from tarock_solver.advise.rows import option_rows
 from tarock_solver.advise.sampling import STREAM_INNER, knowledge_from_hand
+from tarock_solver.advise.schedule import Engine
 from tarock_solver.advise.text import advice_lines
 from tarock_solver.cards import round_points
 from tarock_solver.errors import RulesError
@@ -512,7 +513,8 @@ def test_the_firm_time_hint_follows_the_pace_of_the_exact_solves() -> None:
 
 def test_an_announcement_enters_the_choice_only_for_a_gain_worth_making() -> None:
     from tarock_solver.advise.cv import Estimate
-    from tarock_solver.advise.report import MIN_ANNOUNCE_GAIN, OptionRow, eligible
+    from tarock_solver.advise.decision import MIN_ANNOUNCE_GAIN, eligible
+    from tarock_solver.advise.results import OptionRow
 
     e = Estimate(10.0, 1.0, 100, 20)
 
@@ -533,13 +535,13 @@ def test_the_announcement_gate_grows_with_the_options_tested() -> None:
     of ten distinct tests; copies of one test and never-announced options (0 ± 0) do not
     count as tests."""
     from tarock_solver.advise.cv import Estimate
-    from tarock_solver.advise.report import (
+    from tarock_solver.advise.decision import (
         ANNOUNCE_ALPHA,
-        OptionRow,
         announce_gate,
         announce_gate_se,
         eligible,
     )
+    from tarock_solver.advise.results import OptionRow
 
     e = Estimate(10.0, 1.0, 100, 20)
 
@@ -636,13 +638,14 @@ def test_net_with_birds_is_the_plain_mean_of_the_game_point_values():
     game-point nets (the card-point terms cancel): the estimator's identity."""
     from advise_fakes import fake_game_net
 
-    from tarock_solver.advise.engine import run_engine
     from tarock_solver.advise.exact import ExactSolver
+    from tarock_solver.advise.schedule import run_engine
+    from tarock_solver.advise.settings import AdviceLimit
 
     req = request(settings=BIRDS_EVERYWHERE, solve_game=fake_game_net)
     problem = make_problem(req, req.rule_profile())
     solver = ExactSolver(1, fake_trick_points, solve_game=fake_game_net)
-    res = run_engine(problem, req.settings, solver, samples=24, deadline=None)
+    res = run_engine(problem, req.settings, solver, AdviceLimit(None, 24))
     reqs = _game_requests(res.series)
     rows = {r.contract: r for r in option_rows(res.series) if r.kind == "plain"}
     assert rows
@@ -709,8 +712,8 @@ def test_birds_start_only_when_they_can_reach_their_minimum() -> None:
     from types import SimpleNamespace
 
     from tarock_solver.advise.cv import MIN_BIRD_WORLDS
-    from tarock_solver.advise.engine import GAME_COST_PRIOR, birds_fit
     from tarock_solver.advise.exact import GameRequest
+    from tarock_solver.advise.schedule import GAME_COST_PRIOR, birds_fit
 
     s = replace(FAST, max_exact=None, birds_from=0, bird_every=1)
     req = request(settings=s)
@@ -775,7 +778,7 @@ def test_announcement_gains_with_every_world_exact_are_the_exact_mean_gains() ->
 def test_the_smoothed_control_variate_sees_a_target_at_risk() -> None:
     """The evaluator's gain is averaged over its error: at a target's threshold it lies
     between made and missed, far from any threshold it is the rounded estimate's."""
-    from tarock_solver.advise.engine import _rounded_normal
+    from tarock_solver.advise.series import _rounded_normal
 
     w = _rounded_normal(10.2, 3.0, 70)
     assert w.sum() == pytest.approx(1.0) and float(w @ np.arange(71)) == pytest.approx(10.2, abs=0.01)
@@ -835,7 +838,7 @@ def test_an_announcement_gain_keeps_the_variance_its_smoothed_variate_implies() 
     zero).  The model's variance is that of the gain over the smoothing's normal error:
     large at a target's threshold, nil far from every threshold."""
     from tarock_solver.advise.cv import combine
-    from tarock_solver.advise.engine import SMOOTHING_SD, _rounded_normal
+    from tarock_solver.advise.series import SMOOTHING_SD, _rounded_normal
 
     eng = engine_for(request(contracts=("two",)), 24)
     ser = eng.series["two"]

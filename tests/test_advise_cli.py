@@ -10,7 +10,7 @@ import pytest
 from tarock_cli.main import main
 
 from tarock_solver.advise.inputs import DEMO_HAND, read_advice_input
-from tarock_solver.advise.report import SCHEMA_COLUMNS
+from tarock_solver.advise.results import SCHEMA_COLUMNS
 from tarock_solver.errors import DealError, NotationError
 from tarock_solver.notation import parse_hand
 

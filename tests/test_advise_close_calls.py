@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 from tarock_solver.advise.cv import MIN_EXACT, bias_weight, combine
-from tarock_solver.advise.engine import _term
-from tarock_solver.advise.report import NOISE_SE, Advice, OptionRow, pair_split, recommend
+from tarock_solver.advise.decision import NOISE_SE, pair_split, recommend
+from tarock_solver.advise.results import Advice, OptionRow
+from tarock_solver.advise.series import _term
 from tarock_solver.advise.text import recommendation_line
 
 WORLDS, EXACT = 400, 16

@@ -11,6 +11,7 @@ import click
 from tarock_solver.advise import AdviceRequest, advise
 from tarock_solver.advise.inputs import read_advice_input
 from tarock_solver.advise.plot import plot_points
+from tarock_solver.advise.results import RunMeta
 from tarock_solver.advise.text import advice_lines
 from tarock_solver.deal import capture_warnings
 from tarock_solver.diagram import can_show_symbols, hand_line
@@ -126,7 +127,7 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
             "hand": format_cards(inp.hand), "seat": SEATS[inp.seat], "demo": inp.demo,
             "rules": rules.name, "rule_options": rules.describe_overrides(),
             "talon": format_cards(inp.talon) if inp.talon else None,
-            "meta": adv.meta, "recommendation": adv.recommendation,
+            "meta": adv.meta.to_json(), "recommendation": adv.recommendation.to_json(),
             "table": _records(adv.table), "announcements": _records(adv.announcements),
         }
         click.echo(json.dumps(_clean(out), default=_json_default, ensure_ascii=False, indent=2))
@@ -139,16 +140,16 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
         click.echo(plain(line, ascii_only))
 
 
-def _header(inp, rules_name: str, meta: dict, ascii_only: bool) -> str:
+def _header(inp, rules_name: str, meta: RunMeta, ascii_only: bool) -> str:
     head = (f"Advice for {SEATS[inp.seat]}{' (demo hand)' if inp.demo else ''}: "
             f"{hand_line(inp.hand, ascii=ascii_only)}\n"
-            f"rules: {rules_name}   seed {meta['seed']}   {meta['worlds']} worlds, "
-            f"{meta['exact_solves']} exact solves in {meta['seconds']:.1f} s")
-    if meta.get("interrupted"):
+            f"rules: {rules_name}   seed {meta.seed}   {meta.worlds} worlds, "
+            f"{meta.exact_solves} exact solves in {meta.seconds:.1f} s")
+    if meta.interrupted:
         head += " (interrupted: the answer so far)"
     if inp.talon:
         head += f"\ntalon: {format_cards(inp.talon)}"
-        for c, d in (meta.get("talon_decision") or {}).items():
+        for c, d in (meta.talon_decision or {}).items():
             head += (f"\n  {c}: take {d['group']}, discard {d['discard']} (best of "
                      f"{d['options']} exchanges on {d['inner']} inner worlds, margin "
                      f"{d['margin']:.1f} points)")

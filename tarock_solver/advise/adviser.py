@@ -1,13 +1,10 @@
-"""Bidding advice for one hand: :func:`advise` answers an :class:`AdviceRequest`.
+"""Bidding advice for one hand: :func:`advise` answers an :class:`~.settings.AdviceRequest`.
 
-The method (:mod:`.engine`): the learned evaluator values every contract on
-many sampled worlds, choosing each talon exchange on the declarer's information
-set; exact double-dummy solves on a prefix of the worlds correct the
-evaluator's errors (control variates, :mod:`.cv`), spent on the contracts still
-in the race; :mod:`.report` turns the series into the table and the
-recommendation.  World *j* is a pure function of (seed, j) and which worlds get
-exact solves depends only on earlier results, so the numbers are the same for
-any number of worker processes.
+It plans the problem (:mod:`.problem`), runs the engine within the request's
+limit (:mod:`.schedule`), and turns the series into the table rows
+(:mod:`.rows`), the recommendation (:mod:`.decision`) and the run's
+:class:`~.results.RunMeta`; :func:`firm_time_limit` is the hint a tentative
+answer gives.
 """
 
 from __future__ import annotations
@@ -16,15 +13,19 @@ import math
 import sys
 import time
 
-from .cv import MIN_EXACT
-from .engine import AdviceSettings, run_engine
+from ..cards import SEAT_NAMES
+from .cv import MIN_BIRD_WORLDS, MIN_EXACT
+from .decision import recommend
 from .exact import ExactSolver
 from .infoset import warm_evaluator
-from .plan import AdviceRequest, Problem, make_problem
-from .report import Advice, build_table, option_rows, recommend
+from .problem import Problem, make_problem
+from .results import Advice, RunMeta, build_table
+from .rows import option_rows
 from .rulesview import RulesView
+from .schedule import run_engine
+from .settings import AdviceLimit, AdviceRequest, AdviceSettings
 
-__all__ = ["AdviceRequest", "AdviceSettings", "advise", "firm_time_limit"]
+__all__ = ["advise", "firm_time_limit"]
 
 #: Time limits a tentative answer's hint rounds up to (seconds).
 _NICE_LIMITS = (20, 30, 45, 60, 90, 120, 180, 300, 450, 600)
@@ -34,7 +35,8 @@ PASS_NOTE = ("Passing is valued at 0 game points: it assumes that when you pass 
 
 
 def advise(req: AdviceRequest) -> Advice:
-    """Answer an advice request: the :class:`~.report.Advice` with table and recommendation."""
+    """Answer an advice request: the :class:`~.results.Advice` with table and recommendation."""
+    limit = req.limit
     view = RulesView(req.rule_profile())
     problem: Problem = make_problem(req, view.rules)
     exact = ExactSolver(req.jobs, req.solve_batch, rules=view.rules, solve_game=req.solve_game)
@@ -45,8 +47,7 @@ def advise(req: AdviceRequest) -> Advice:
     warm_evaluator()
     evaluator_load = time.time() - t0
     start = time.time()
-    deadline = start + req.time_limit if req.time_limit else None
-    bar = _progress_bar(req)
+    bar = _progress_bar(req.progress, limit)
 
     seen: set[str] = set()
     last = 0.0
@@ -64,58 +65,57 @@ def advise(req: AdviceRequest) -> Advice:
         seen.add(phase)
         last = now
         bar.set_description(phase, refresh=False)
-        bar.n = min(bar.total, now - start) if deadline else done
+        bar.n = min(bar.total, now - start) if limit.timed else done
         bar.refresh()
 
     try:
-        result = run_engine(problem, req.settings, exact, samples=req.samples,
-                            deadline=deadline, progress=progress)
+        result = run_engine(problem, req.settings, exact, limit, progress=progress)
     finally:
         if bar is not None:
-            if deadline:
+            if limit.timed:
                 bar.n = min(bar.total, time.time() - start)  # the bar ends where the run did
             bar.close()
         exact.close()
     elapsed = time.time() - start
     rows = option_rows(result.series)
     key = {"deal_id": req.deal_id, "rules": view.rules.name,
-           "rule_options": view.rules.describe_overrides(), "seat": "FMR"[req.seat]}
+           "rule_options": view.rules.describe_overrides(), "seat": SEAT_NAMES[req.seat]}
     table = build_table(rows, key)
     rec = recommend(result.series, rows, talon_mode=problem.given_talon is not None)
     points = {c: s.values(0, "points", exact=False) for c, s in result.series.items()}
-    meta = {
-        "seed": int(req.seed),
-        "samples_requested": int(req.samples),
-        "worlds": result.worlds,
-        "exact_worlds": {c: len(s.exact_worlds()) for c, s in result.series.items()},
-        "bird_worlds": {c: len(s.birds()) for c, s in result.series.items()},
-        "exact_cut_by_deadline": [c for c, s in result.series.items() if s.cut],
-        "contenders": result.contenders,
-        "stopped": result.stopped,
-        "exchanges_valued": {c: (sum(s.options_valued) / len(s.options_valued)
-                                 if s.options_valued else 0.0)
-                             for c, s in result.series.items() if s.plan.take},
-        "jobs": int(req.jobs),
-        "time_limit": req.time_limit,
-        "seconds": elapsed,
-        "evaluator_load_seconds": evaluator_load,
-        "seconds_evaluator": result.seconds_evaluator,
-        "seconds_exact": result.seconds_exact,
-        "exact_solves": exact.solves,
-        "exact_unfinished": exact.unfinished,
-        "exact_nodes": exact.nodes,
-        "exact_solver_seconds": exact.seconds,
-        "game_point_solves": exact.game_solves,
-        "game_point_unfinished": exact.game_unfinished,
-        "game_point_seconds": exact.game_seconds,
-        "kernels_compiled_this_run": exact.compiled_first,
-        "kernels_ready_after": exact.ready_after,
-        "interrupted": result.interrupted,
-        "talon": list(req.talon) if req.talon is not None else None,
-        "talon_decision": result.talon_decision,
-        "left_out": {c: why for c, why in problem.left_out},
-        "settings": {k: getattr(req.settings, k) for k in req.settings.__dataclass_fields__},
-        "notes": [
+    meta = RunMeta(
+        seed=int(req.seed),
+        samples_requested=int(limit.worlds),
+        worlds=result.worlds,
+        exact_worlds={c: len(s.exact_worlds()) for c, s in result.series.items()},
+        bird_worlds={c: len(s.birds()) for c, s in result.series.items()},
+        exact_cut_by_deadline=[c for c, s in result.series.items() if s.cut],
+        contenders=result.contenders,
+        stopped=result.stopped,
+        exchanges_valued={c: (sum(s.options_valued) / len(s.options_valued)
+                              if s.options_valued else 0.0)
+                          for c, s in result.series.items() if s.plan.take},
+        jobs=int(req.jobs),
+        time_limit=limit.seconds,
+        seconds=elapsed,
+        evaluator_load_seconds=evaluator_load,
+        seconds_evaluator=result.seconds_evaluator,
+        seconds_exact=result.seconds_exact,
+        exact_solves=exact.solves,
+        exact_unfinished=exact.unfinished,
+        exact_nodes=exact.nodes,
+        exact_solver_seconds=exact.seconds,
+        game_point_solves=exact.game_solves,
+        game_point_unfinished=exact.game_unfinished,
+        game_point_seconds=exact.game_seconds,
+        kernels_compiled_this_run=exact.compiled_first,
+        kernels_ready_after=exact.ready_after,
+        interrupted=result.interrupted,
+        talon=list(req.talon) if req.talon is not None else None,
+        talon_decision=result.talon_decision,
+        left_out={c: why for c, why in problem.left_out},
+        settings={k: getattr(req.settings, k) for k in req.settings.__dataclass_fields__},
+        notes=[
             "Card points: the learned evaluator on every world, corrected by exact "
             "double-dummy solves on the first worlds of each contract (control variates: "
             "unbiased; ± is one standard error).",
@@ -123,9 +123,9 @@ def advise(req: AdviceRequest) -> Advice:
             "sees (hand and talon) by the evaluator over inner worlds, never on the world "
             "being scored.",
             "Silent birds: the contracts that get exact worlds get game-point solves of "
-            "plain play too (from their 16th exact world on, when the time left lets 16 of "
-            "them finish: not within 10 s); with 16 "
-            "of them a contract's E[net] with silent birds is shown, and the recommendation "
+            f"plain play too (from their {AdviceSettings.birds_from}th exact world on, when "
+            f"the time left lets {MIN_BIRD_WORLDS} of them finish: not within 10 s); with "
+            f"{MIN_BIRD_WORLDS} of them a contract's E[net] with silent birds is shown, and the recommendation "
             "uses it when both of its options have it. Without them the nets count no bird "
             "(measured on sample hands: the true nets are +2 to +21 game points higher in "
             "Three, Two and One, +150 in a Solo with the Kakadu). Bird announcements "
@@ -133,13 +133,12 @@ def advise(req: AdviceRequest) -> Advice:
             "Contras are not modelled (the declarer does not choose them).",
             PASS_NOTE,
         ],
-    }
-    meta["firm_time_limit"] = (
-        firm_time_limit(meta["exact_solves"],
-                        meta["exact_solver_seconds"] - meta["game_point_seconds"], req.jobs,
-                        len({result.series[c].plan.take for c in result.contenders}))
-        if rec.get("tentative") and req.time_limit and not exact.compiled_first
-        and not result.interrupted and req.solve_batch is None else None)
+        firm_time_limit=(
+            firm_time_limit(exact.solves, exact.seconds - exact.game_seconds, req.jobs,
+                            len({result.series[c].plan.take for c in result.contenders}))
+            if rec.tentative and limit.timed and not exact.compiled_first
+            and not result.interrupted and req.solve_batch is None else None),
+    )
     return Advice(table=table, recommendation=rec, meta=meta, rows=rows, points=points)
 
 
@@ -164,14 +163,14 @@ def firm_time_limit(solves: int, solver_seconds: float, jobs: int, contenders: i
     return float(nice if nice is not None else 300 * math.ceil(need / 300))
 
 
-def _progress_bar(req: AdviceRequest):
-    if not req.progress:
+def _progress_bar(show: bool, limit: AdviceLimit):
+    if not show:
         return None
     from tqdm import tqdm
 
-    if req.time_limit:
-        return tqdm(total=float(req.time_limit), unit="s", desc="advise", file=sys.stderr,
+    if limit.timed:
+        return tqdm(total=float(limit.seconds), unit="s", desc="advise", file=sys.stderr,
                     dynamic_ncols=True, bar_format="{desc}: {percentage:3.0f}%|{bar}| "
                     "{n:.1f}/{total:.0f} s")
-    return tqdm(total=req.samples, unit="world", desc="advise", file=sys.stderr,
+    return tqdm(total=limit.worlds, unit="world", desc="advise", file=sys.stderr,
                 dynamic_ncols=True)

@@ -1,25 +1,11 @@
 """The announcement scenarios the adviser compares, and the policies built from them.
 
-An *announcement set* is what the declarer has announced when play starts:
-a tuple of ``(item, level)`` pairs, level ``'before'`` (before the talon) or
-``'after'`` (after the exchange).  Every set is scored from the same solves
-(common random numbers), so the differences between them are precise.
-
-Which items are judged here: the point targets (``absolut``, ``kramerpoi``),
-``no_trull``, ``no_kings`` and ``valat``.  All of them are decided by the
-declarer's card points, the number of tricks and his hand, so one card-point
-solve per world scores every set exactly (Valat: the declarer can take all
-16 tricks exactly when the card-point value is the whole pack in play, since
-every trick is worth at least one point).  The birds are not: whether I, II
-or III wins its trick depends on a play the card-point search does not
-optimise: the silent birds of plain play come from exact game-point solves
-(:mod:`.engine`), and announcing a bird is not judged.
-
-A *policy* is a rule for announcing: a fixed set of before-talon items (judged
-before the talon is seen) plus the after-talon items the declarer may add,
-decided per talon sample after the exchange by the average over the inner
-samples.  In Solo there is no talon to look at, so every Solo announcement is
-an unconditional decision.
+An *announcement set* is a tuple of ``(item, level)`` pairs, level ``'before'``
+or ``'after'`` the talon; the items judged (point targets, ``no_trull``,
+``no_kings``, ``valat``) are all decided by the declarer's card points, tricks
+and hand, so one card-point solve per world scores every set.  A *policy* is a
+rule for announcing: fixed before-talon items plus the after-talon items the
+declarer may add per talon (in Solo, every announcement is unconditional).
 """
 
 from __future__ import annotations

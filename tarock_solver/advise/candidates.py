@@ -1,16 +1,9 @@
-"""Which talon exchanges the adviser races: a cheap pre-screen of the discards.
+"""Which talon exchanges are worth valuing: a cheap pre-screen of the discards.
 
-A Three can have a hundred legal discards per half even after equivalent ones
-are merged; solving every one of them in every inner world would cost more
-than the rest of the advice together.  The *group* choice is what double-dummy
-search must decide (which cards come in), so every group is kept; the discard
-inside a group is pre-screened with a static rule of good play that players
-and the literature agree on: make suits void (so the declarer can trump in),
-and bank the points of the cards that would otherwise be lost (Queens,
-Cavalls and Jacks of suits that will be trumped).  The best few discards of
-each group by that rule are then raced by the solver (successive halving in
-:mod:`.adviser`), so the static rule only has to put a good discard into the
-short list, not to pick it.
+Every group is kept (which cards come in is what the search must decide); inside
+a group the discards are ranked by a static rule of good play — make suits void,
+bank the points of the cards that would otherwise be lost — and
+:func:`shortlist` keeps the best few of each group.
 """
 
 from __future__ import annotations

@@ -1,33 +1,12 @@
 """Control-variate estimates over worlds, their standard errors, paired differences.
 
-The adviser has, for every world j of a contract, the learned evaluator's
-value ``g_j`` (cheap: every world) and, for the first ``n`` worlds, the exact
-value ``x_j`` (one double-dummy solve each).  The estimate of E[x] is
-
-    mean(g_0 … g_{N-1})  +  mean(x_j − g_j, j < n)
-
-which is unbiased whatever the evaluator's errors, because the worlds are
-independent draws and the first ``n`` of them are a random subset.  Its
-variance is small when the evaluator is good: the first mean has the spread of
-``g`` over many worlds, the second only the evaluator's residuals over a few.
-
-In general an estimate here is a signed sum of means ``Σ_k w_k · mean(h_k over
-S_k)`` of per-world terms over sets of worlds ``S_k`` (a prefix by default; the
-exact worlds of a run cut by its deadline are every world whose solve finished),
-a paired difference of two options being four of them.  Over independent
-worlds, ``Cov(mean_{S_k} h_k, mean_{S_l} h_l) = |S_k ∩ S_l| · Cov(h_k, h_l) /
-(|S_k| |S_l|)`` (``1 / max(n_k, n_l)`` for two prefixes), with ``C_kl`` the sample
-covariance of the two terms on the worlds where both are known.
-
-A correction measured on fewer worlds than an SE needs is *shrunk*: its mean enters
-with weight ``n / (n + TENTATIVE_SHRINK)``.  The estimate is then tentative (no SE)
-and, rather than unbiased, the empirical-Bayes mean of a two-level model in which the
-evaluator's error on a hand has a bias ``b`` common to its worlds (variance τ²) plus a
-world's own residual (variance σ²): after ``n`` worlds the posterior mean of ``b`` is
-``n τ² / (n τ² + σ²)`` times their mean residual.  Measured, σ²/τ² is large (the
-evaluator's bias on a hand is small against one world's residual), so one or two exact
-worlds barely move a tentative answer, where taken at face value they swung it.
-From ``min_prefix`` worlds on the correction is unshrunk and the estimate unbiased.
+For every world j the adviser has the learned evaluator's value ``g_j`` and, on
+some of the worlds, the exact value ``x_j``; the estimate of E[x] is
+``mean(g over every world) + mean(x − g over the exact worlds)``, unbiased
+whatever the evaluator's errors.  An estimate is a signed sum of such means
+(:class:`PrefixTerm`, :func:`combine`); a correction measured on too few worlds
+for an SE is shrunk (:func:`shrink_weight`), and a pair's correction weighed
+against the prior of the evaluator's bias (:func:`bias_weight`).
 """
 
 from __future__ import annotations
@@ -129,13 +108,24 @@ class Estimate:
 
 
 def shrink_weight(n: int, min_prefix: int) -> float:
-    """The weight of a correction's mean over ``n`` worlds (see the module): 1 from
-    ``min_prefix`` worlds on, ``n / (n + TENTATIVE_SHRINK)`` below."""
+    """The weight of a correction's mean over ``n`` worlds: 1 from ``min_prefix`` worlds
+    on, ``n / (n + TENTATIVE_SHRINK)`` below.
+
+    The estimate is then tentative (no SE) and, rather than unbiased, the empirical-Bayes
+    mean of a two-level model in which the evaluator's error on a hand has a bias ``b``
+    common to its worlds (variance τ²) plus a world's own residual (variance σ²): after
+    ``n`` worlds the posterior mean of ``b`` is ``n τ² / (n τ² + σ²)`` times their mean
+    residual.  σ²/τ² is large (:data:`TENTATIVE_SHRINK`), so one or two exact worlds
+    barely move a tentative answer, where taken at face value they swung it."""
     return 1.0 if n >= min_prefix else n / (n + TENTATIVE_SHRINK)
 
 
 def combine(terms: Sequence[PrefixTerm], *, min_prefix: int = 2) -> Estimate:
     """The signed sum of the terms' prefix means, with its standard error.
+
+    Over independent worlds, ``Cov(mean_{S_k} h_k, mean_{S_l} h_l) = |S_k ∩ S_l| ·
+    Cov(h_k, h_l) / (|S_k| |S_l|)`` (``1 / max(n_k, n_l)`` for two prefixes), with the
+    sample covariance of the two terms on the worlds where both are known.
 
     The SE is NaN when any term has fewer than ``min_prefix`` values (a
     covariance needs at least two).  A term with no values (a correction not yet

@@ -63,6 +63,12 @@ class PlayTask:
         """Thirds of all 48 cards in play: what the declarer takes by winning every trick."""
         return thirds_of(self.hands[0] | self.hands[1] | self.hands[2])
 
+    @property
+    def in_play_points(self) -> int:
+        """The most future card points of the declarer (whole points of
+        :attr:`in_play_thirds`): the top of every range of totals."""
+        return self.in_play_thirds // 3
+
 
 @dataclass
 class Outcome:
@@ -104,7 +110,7 @@ class Scorer:
         Found by bisection on the scorer itself (the game result is monotone in
         the points), so it follows every profile's threshold and the discard.
         """
-        total = task.in_play_thirds // 3
+        total = task.in_play_points
         key = (task.pile_thirds, total)
         if key in self._thresholds:
             return self._thresholds[key]
@@ -157,7 +163,7 @@ class Scorer:
         comes out exact with a handful of scores instead of one per total; where a
         profile's is not, the curve is still a function of the totals alone."""
         holdings = self._holdings(task)
-        top = task.in_play_thirds // 3
+        top = task.in_play_points
         nets = np.empty((hi - lo + 1, len(sets)))
         made = np.zeros((hi - lo + 1, len(sets)), dtype=bool)
         cache, pile = self._cache, task.pile_thirds
@@ -197,7 +203,7 @@ class Scorer:
         one): between two starts every set's net is affine in the points and its result
         (made or not) constant.  A cell estimate (:meth:`.CardPointSearch.cell`) that
         knows which piece holds the value can then score it without knowing the value."""
-        top = task.in_play_thirds // 3
+        top = task.in_play_points
         key = ("pieces", task.pile_thirds, top, *self._holdings(task), *sorted(set(sets)))
         hit = self._pieces.get(key)
         if hit is not None:

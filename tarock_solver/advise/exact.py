@@ -1,22 +1,12 @@
-"""Exact double-dummy card points for the adviser, on solver threads of this process.
+"""Exact double-dummy card points and game points for the adviser, on solver threads.
 
-The adviser asks for the exact future card points of a few positions (the
-worlds its control variates need; with a cell width, the cell of a randomly
-placed grid that holds them, whose middle is unbiased: see
-:meth:`~.engine.ContractSeries.values`) and, for the silent birds, the exact net
-game points of plain play of some of them (:class:`GameRequest`); it must never
-wait past its deadline: every solve gets a seconds budget that ends at the
-deadline, and a solve that does not finish returns ``None`` (never a midpoint of
-the bounds it proved).
-
-The solver's MTD(f) driver releases the GIL, so ``jobs`` threads solve in
-parallel while the main thread runs the evaluator, and the kernels are loaded
-once per process.  On a fresh install (numba's cache empty) the kernels are
-compiled in a separate, detached process first: the compile never stalls the
-evaluator's first answer, and it finishes (writing the cache) even when the run
-that started it ends sooner.  The threads then load the compiled code.  Compiles
-are serialised by a lock file (:func:`compile_detached`): a second run started
-while the first one's compile is going waits for it instead of compiling again.
+:class:`ExactSolver` solves card-point requests (:data:`Request`; with a cell
+width, the proved cell, see :meth:`~.series.ContractSeries.values`) and
+game-point ones (:class:`GameRequest`) on ``jobs`` threads while the main thread
+runs the evaluator; every solve's seconds budget ends at the run's deadline
+(:func:`solve_budget`), and one that does not finish returns ``None``.  On a
+fresh install the kernels compile in a detached process first, serialised by a
+lock file (:func:`compile_detached`).
 """
 
 from __future__ import annotations
@@ -37,7 +27,7 @@ if TYPE_CHECKING:
     from .evaluate import PlayTask
 
 __all__ = ["ExactSolver", "GameRequest", "Request", "compile_command", "compile_detached",
-           "compile_lock_path", "solve_game_one", "warm_up"]
+           "compile_lock_path", "solve_budget", "solve_game_one", "warm_up"]
 
 #: One position: (hands at trick 1 in seat order, declarer seat, a first guess of its
 #: value for MTD(f), and optionally the cell width, its offset and the thresholds of
@@ -132,21 +122,33 @@ def compile_command() -> tuple[list[str], str]:
             "compile_detached()"], root
 
 
+#: A solve whose deadline has passed: it does not start.
+_EXPIRED = object()
+
+
+def solve_budget(deadline: float | None) -> Any:
+    """The seconds :class:`~tarock_solver.solver.Budget` of a solve that starts now and
+    must end by the run's ``deadline`` (None: no limit; :data:`_EXPIRED`: none left)."""
+    from ..solver import Budget
+
+    if deadline is None:
+        return None
+    left = deadline - time.time()
+    return Budget(seconds=left) if left > 0 else _EXPIRED
+
+
 def solve_one(search: Any, request: Request, deadline: float | None
               ) -> tuple[Any, int, float]:
     """(result or None if the deadline came first, nodes, seconds) of one position: the
     future points, or with a cell width the cell's proved bounds ``(lower, upper)``."""
-    from ..solver import Budget, Position
+    from ..solver import Position
 
     hands, declarer, guess = request[:3]
     width, offset, thresholds = request[3:] if len(request) > 3 else (1, 0, ())
     search.clear()  # every solve from an empty table: its work does not depend on the order
-    budget = None
-    if deadline is not None:
-        left = deadline - time.time()
-        if left <= 0:
-            return None, 0, 0.0
-        budget = Budget(seconds=left)
+    budget = solve_budget(deadline)
+    if budget is _EXPIRED:
+        return None, 0, 0.0
     t0 = time.perf_counter()
     if width == 1 and not thresholds:
         r = search.value(Position(hands, 0, declarer), budget, guess=guess)
@@ -163,7 +165,7 @@ def solve_game_one(rules: Any, request: GameRequest, deadline: float | None
     The payoff tables are built first (0.1–0.5 s of Python, more while other threads
     hold the interpreter) and the search's budget is what is then left to the deadline,
     so the solve ends there."""
-    from ..solver import Budget, GamePointSearch, make_payoff
+    from ..solver import GamePointSearch, make_payoff
 
     if deadline is not None and deadline <= time.time():
         return None, 0, 0.0
@@ -173,12 +175,9 @@ def solve_game_one(rules: Any, request: GameRequest, deadline: float | None
                          base_thirds=request.pile_thirds, valat_open=True,
                          declarer_hand=hands[d], dealt=request.dealt)
     search = GamePointSearch(payoff, rules=rules, tt_bits=TT_BITS)
-    budget = None
-    if deadline is not None:
-        left = deadline - time.time()
-        if left <= 0:
-            return None, 0, time.perf_counter() - t0
-        budget = Budget(seconds=left)
+    budget = solve_budget(deadline)
+    if budget is _EXPIRED:
+        return None, 0, time.perf_counter() - t0
     r = search.solve(search.position(hands, 0), budget)
     return (float(r.lower) if r.exact else None), int(r.nodes), time.perf_counter() - t0
 

@@ -1,18 +1,10 @@
 """The declarer's talon decision on his information set, by the learned evaluator.
 
-After the talon is exposed the declarer knows his hand and the six talon cards
-and nothing of the defenders' hands.  A decision that is fair to judge must use
-only that: every legal exchange (group × discard, equivalent discards merged,
-:func:`tarock_solver.talon.exchanges`) is valued by the evaluator's card points
-averaged over *inner worlds* — completions of the defenders' hands given what
-he knows — and the best average wins.  The world the decision is then scored on
-took no part in it.
-
-Two stages keep it cheap and still exhaustive: every exchange on the first
-``screen`` inner worlds (common to all, so the comparison is paired), then the
-``keep`` best on all of them.  After-talon announcements are chosen the same
-way: per policy, the allowed announcement set with the best mean net over the
-inner worlds, scored from the evaluator's points on the chosen exchange.
+Every legal exchange (:func:`tarock_solver.talon.exchanges`) is valued by the
+evaluator's card points averaged over *inner worlds* — completions of the
+defenders' hands given the declarer's hand and the talon — in two stages (all
+exchanges on ``screen`` inner worlds, the ``keep`` best on all of them); the
+after-talon announcements are chosen the same way (:func:`choose_announcements`).
 """
 
 from __future__ import annotations

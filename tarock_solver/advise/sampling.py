@@ -1,24 +1,11 @@
-"""Uniform sampling of the unseen cards, consistent with what the adviser knows.
+"""Uniform, reproducible worlds consistent with what the adviser knows.
 
-A *world* is a complete deal: three 16-card hands (seats F, M, R) and the
-ordered talon t1..t6.  The adviser knows some of it (at least its own hand;
-after the exchange also the talon) and must average over the rest with every
-consistent completion equally likely.
-
-Knowledge is expressed per *slot*: each hand has a set of cards known to be
-in it and a size, and each talon position is either a known card or unknown.
-The unknown cards are dealt into the free slots by one uniform random
-permutation, which gives every consistent completion the same probability.
-
-The deal generator never produces a hand without a tarock (RULES.md 2,
-``redeal_no_tarock``); such a deal is redealt at the table, so conditional on
-the deal being played it cannot occur.  With ``reject_tarockless`` the sampler
-redraws those completions (rejection keeps the remaining ones uniform).
-
-Reproducibility: a world is a pure function of ``(seed, stream, index...)``
-through :class:`numpy.random.SeedSequence`, so world *i* is the same whichever
-process or thread draws it and in whatever order (``--jobs`` never changes
-results).
+A *world* is a complete deal (three hands and the ordered talon).
+:class:`Knowledge` holds what is known per slot (cards known in each hand, talon
+positions known); the unknown cards are dealt into the free slots by one uniform
+permutation, redrawn when a hand would have no tarock (``reject_tarockless``: such
+deals are redealt at the table).  A world is a pure function of ``(seed, stream,
+index…)`` (:func:`rng_for`), so ``--jobs`` never changes results.
 """
 
 from __future__ import annotations
@@ -27,11 +14,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import FULL_MASK, N_CARDS, TAROCK_MASK, indices_of, popcount
+from ..cards import (
+    FULL_MASK,
+    HAND_SIZE,
+    N_CARDS,
+    SEAT_NAMES,
+    TALON_SIZE,
+    TAROCK_MASK,
+    indices_of,
+    popcount,
+)
 from ..errors import DealError
 
-HAND_SIZE = 16
-TALON_SIZE = 6
 #: Seed-stream tags: keep the random numbers of different purposes independent.
 STREAM_WORLD = 0  # the evaluation worlds (outer samples), shared by every contract
 STREAM_INNER = 1  # inner samples of the other hands, given an outer talon
@@ -59,7 +53,7 @@ class Knowledge:
         seen = 0
         for s, (mask, size) in enumerate(zip(self.hands, self.sizes, strict=True)):
             if popcount(mask) > size:
-                raise DealError(f"seat {'FMR'[s]}: {popcount(mask)} known cards exceed "
+                raise DealError(f"seat {SEAT_NAMES[s]}: {popcount(mask)} known cards exceed "
                                 f"the hand size {size}.")
             if seen & mask:
                 raise DealError("a card is known to be in two places.")

@@ -7,7 +7,8 @@ import math
 
 from ..columns import align
 from .cv import MIN_EXACT
-from .report import MIN_ANNOUNCE_GAIN, Advice
+from .decision import MIN_ANNOUNCE_GAIN
+from .results import Advice, Recommendation
 
 __all__ = ["advice_lines"]
 
@@ -40,12 +41,12 @@ def _label(names: dict[str, str], contract: str, option: str) -> str:
 
 
 def _contract_rows(adv: Advice, names: dict[str, str]) -> list[list[str]]:
-    worlds = adv.meta["worlds"]
+    worlds = adv.meta.worlds
     out = []
     for r in adv.rows:
         if r.kind != "plain":
             continue
-        exact = f"{r.net.exact}/{adv.meta.get('stopped', {}).get(r.contract, worlds)}"
+        exact = f"{r.net.exact}/{adv.meta.stopped.get(r.contract, worlds)}"
         if r.net.exact < MIN_EXACT:
             exact += " (evaluator)"
         out.append([names.get(r.contract, r.contract), _pct(r.made.mean, r.made.se),
@@ -62,7 +63,7 @@ def bird_line(adv: Advice, names: dict[str, str]) -> str | None:
              if r.kind == "plain" and r.net_birds is not None]
     if not parts:
         return None
-    used = " — the recommendation uses them" if adv.recommendation.get("birds_counted") else \
+    used = " — the recommendation uses them" if adv.recommendation.birds_counted else \
         " — not used by the recommendation (its two options need them both)"
     return ("E[net] with silent birds (exact game-point play of plain play): "
             + ", ".join(parts) + used + ".")
@@ -75,11 +76,11 @@ def _announcement_rows(adv: Advice, names: dict[str, str]
     shown, hidden, untested = [], 0, False
     # shown: what the recommendation's gate lets through (an option with no SE yet, on
     # its evaluator gain), or the recommended option
-    gate = rec["announce_gate"]["se"]
+    gate = rec.announce_gate.se
     for r in adv.rows:
         if r.kind == "plain" or r.gain is None:
             continue
-        chosen = r.contract == rec.get("contract") and r.option == rec.get("option")
+        chosen = r.contract == rec.contract and r.option == rec.option
         pays = math.isfinite(r.gain.mean) and r.gain.mean >= MIN_ANNOUNCE_GAIN and (
             not r.gain.has_se or r.gain.mean >= gate * r.gain.se)
         if not (chosen or pays):
@@ -98,72 +99,68 @@ def _announcement_rows(adv: Advice, names: dict[str, str]
 
 def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
     rec = adv.recommendation
-    head = "Recommendation" + (" (tentative)" if rec.get("tentative") else "")
-    ru = rec.get("runner_up")
-    if rec["contract"] == "pass":
+    head = "Recommendation" + (" (tentative)" if rec.tentative else "")
+    ru = rec.runner_up
+    if rec.contract == "pass":
         if not ru:
             return f"{head}: pass (no contract was evaluated)."
-        return (f"{head}: pass. The best bid, {_label(names, ru['contract'], ru['option'])}, "
-                f"expects {_num(ru['mean_net'], 1, True)} game points (passing: 0; difference "
-                f"{_pm(ru['difference'], ru['difference_se'])})"
-                + (f" — close call{_settled(rec)}." if rec.get("close_call") else "."))
-    ins = rec.get("in_sample", {})
-    line = (f"{head}: bid {_label(names, rec['contract'], rec['option'])} — E[net] "
-            f"{_pm(ins.get('mean_net', math.nan), ins.get('mean_net_se', math.nan))} as in "
-            f"the table")
+        return (f"{head}: pass. The best bid, {_label(names, ru.contract, ru.option)}, "
+                f"expects {_num(ru.mean_net, 1, True)} game points (passing: 0; difference "
+                f"{_pm(ru.difference, ru.difference_se)})"
+                + (f" — close call{_settled(rec)}." if rec.close_call else "."))
+    ins = rec.in_sample
+    line = (f"{head}: bid {_label(names, rec.contract, rec.option)} — E[net] "
+            f"{_pm(ins.mean_net if ins else math.nan, ins.mean_net_se if ins else math.nan)}"
+            f" as in the table")
     if ru:
-        other = ("passing" if ru["contract"] == "pass"
-                 else _label(names, ru["contract"], ru["option"]))
-        line += (f", {_pm(ru['difference'], ru['difference_se'])} over {other} on common "
-                 f"worlds")
-        if rec.get("close_call"):
+        other = "passing" if ru.contract == "pass" else _label(names, ru.contract, ru.option)
+        line += f", {_pm(ru.difference, ru.difference_se)} over {other} on common worlds"
+        if rec.close_call:
             line += f" (close call{_settled(rec)})"
-    if rec.get("held_out_agrees", True):
+    if rec.held_out_agrees is None or rec.held_out_agrees:
         line += ". On worlds that did not choose it: E[net] "
     else:
-        picks = ", ".join("pass" if c is None else _label(names, c["contract"], c["option"])
-                          for c in rec.get("held_out_choices", []))
+        picks = ", ".join("pass" if c is None else _label(names, c.contract, c.option)
+                          for c in rec.held_out_choices or ())
         line += (f". Each half of the worlds chooses differently ({picks}); what that "
                  f"choice earns on the other half: E[net] ")
-    line += (f"{_pm(rec['mean_net'], rec['mean_net_se'])}, P(make) "
-             f"{_pct(rec['p_make'], math.nan)}, "
-             f"{_pm(rec['mean_points'], rec['mean_points_se'], 1, False)} card points.")
+    line += (f"{_pm(rec.mean_net, rec.mean_net_se)}, P(make) "
+             f"{_pct(rec.p_make, math.nan)}, "
+             f"{_pm(rec.mean_points, rec.mean_points_se, 1, False)} card points.")
     return line
 
 
-def _settled(rec: dict) -> str:
+def _settled(rec: Recommendation) -> str:
     """Why a close call went against the sign of its unbiased difference (or nothing)."""
-    if not rec.get("settled"):
+    if not rec.settled:
         return ""
-    split = (rec.get("runner_up") or {}).get("split") or {}
+    posterior = rec.runner_up.split.posterior if rec.runner_up is not None else None
     return (f", settled for it by the evaluator's margin over all worlds with the exact "
-            f"correction weighed by its noise: {_num(split.get('posterior'), 1, True)}")
+            f"correction weighed by its noise: {_num(posterior, 1, True)}")
 
 
 def senior_three_line(adv: Advice, names: dict[str, str]) -> str | None:
     """The answer to a senior player's Three, for a seat that may then bid Lower."""
-    cond = adv.recommendation.get("if_senior_three")
+    cond = adv.recommendation.if_senior_three
     if not cond:
         return None
     head = "If a senior player bids Three (Three is then gone; Lower is open)"
-    if cond["contract"] == "pass":
-        ru = cond.get("runner_up")
-        best = (f"; the best bid, {_label(names, ru['contract'], ru['option'])}, expects "
-                f"{_num(ru['mean_net'], 1, True)}" if ru else "")
+    ru = cond.runner_up
+    if cond.contract == "pass":
+        best = (f"; the best bid, {_label(names, ru.contract, ru.option)}, expects "
+                f"{_num(ru.mean_net, 1, True)}" if ru else "")
         return f"{head}: pass{best}" + (f" — close call{_settled(cond)}."
-                                        if cond.get("close_call") else ".")
-    ru = cond.get("runner_up") or {}
-    other = ("passing" if ru.get("contract", "pass") == "pass"
-             else _label(names, ru["contract"], ru["option"]))
-    return (f"{head}: bid {_label(names, cond['contract'], cond['option'])}, "
-            f"{_pm(ru.get('difference', math.nan), ru.get('difference_se', math.nan))} over "
-            f"{other}" + (f" (close call{_settled(cond)})." if cond.get("close_call") else "."))
+                                        if cond.close_call else ".")
+    other = ("passing" if ru is None or ru.contract == "pass"
+             else _label(names, ru.contract, ru.option))
+    return (f"{head}: bid {_label(names, cond.contract, cond.option)}, "
+            f"{_pm(ru.difference if ru else math.nan, ru.difference_se if ru else math.nan)}"
+            f" over {other}" + (f" (close call{_settled(cond)})." if cond.close_call else "."))
 
 
 def _reasons(adv: Advice) -> list[str]:
-    rec = adv.recommendation
-    out = [f"  tentative: {why}" for why in rec.get("tentative_reasons", [])]
-    hint = adv.meta.get("firm_time_limit")
+    out = [f"  tentative: {why}" for why in adv.recommendation.tentative_reasons]
+    hint = adv.meta.firm_time_limit
     if hint is not None:
         out.append(f"  for a firm answer on this hand: --time-limit {hint:.0f} or more (at the "
                    "pace of its exact solves in this run)")
@@ -182,8 +179,8 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
     shown, hidden, untested = _announcement_rows(adv, names)
     lines.append("")
     if shown:
-        g = adv.recommendation["announce_gate"]
-        gate = f"; at least {g['se']:.1f} SE, one of {g['tests']} tests" if g["tests"] > 1 else ""
+        g = adv.recommendation.announce_gate
+        gate = f"; at least {g.se:.1f} SE, one of {g.tests} tests" if g.tests > 1 else ""
         if untested:
             gate += "; a gain with no SE yet is the evaluator's, not yet tested"
         lines.append("Announcements that pay (gain over plain play of the same contract, "
@@ -200,44 +197,44 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
     senior = senior_three_line(adv, names)
     if senior:
         lines.append(senior)
-    if meta.get("kernels_compiled_this_run") and not meta.get("exact_solves"):
+    if meta.kernels_compiled_this_run and not meta.exact_solves:
         lines.append("  First run: the exact solver is being compiled in the background (once, "
                      "one to two minutes); this answer rests on the evaluator alone. Run "
                      "again for exact corrections.")
-    for c, why in meta.get("left_out", {}).items():
+    for c, why in meta.left_out.items():
         lines.append(f"  {names.get(c, c)}: not advised — {why}.")
-    if meta.get("stopped"):
-        margin = meta.get("settings", {}).get("stop_margin")
+    if meta.stopped:
+        margin = meta.settings.get("stop_margin")
         lines.append("  Stopped early as clearly behind (the evaluator put them more than "
                      f"{_num(margin, 0)} game points below the best option): "
                      + ", ".join(f"{names.get(c, c)} after {n} worlds"
-                                 for c, n in meta["stopped"].items())
+                                 for c, n in meta.stopped.items())
                      + "; their rows rest on those worlds.")
     lines.append("")
-    lines.append("± is one standard error. " + meta["notes"][-1])
+    lines.append("± is one standard error. " + meta.notes[-1])
     lines.append("Talon: exchanges are chosen on what the declarer sees (hand and talon), by the "
                  "learned evaluator over inner worlds.")
-    lines.append(meta["notes"][2])
+    lines.append(meta.notes[2])
     if verbose:
         lines.append("")
         lines.append("Solver statistics:")
-        lines.append(f"  worlds (evaluator): {meta['worlds']} in {meta['seconds_evaluator']:.1f} s;"
-                     f" exact solves {meta['exact_solves']} ({meta['exact_unfinished']} cut by the "
-                     f"deadline), {meta['exact_nodes'] / 1e6:.0f} M nodes, "
-                     f"{meta['exact_solver_seconds']:.1f} solver s")
+        lines.append(f"  worlds (evaluator): {meta.worlds} in {meta.seconds_evaluator:.1f} s;"
+                     f" exact solves {meta.exact_solves} ({meta.exact_unfinished} cut by the "
+                     f"deadline), {meta.exact_nodes / 1e6:.0f} M nodes, "
+                     f"{meta.exact_solver_seconds:.1f} solver s")
         lines.append("  exact worlds per contract: " + ", ".join(
-            f"{names.get(c, c)} {n}" for c, n in meta["exact_worlds"].items()))
-        if meta.get("game_point_solves") or meta.get("game_point_unfinished"):
-            lines.append(f"  game-point solves (birds): {meta['game_point_solves']} "
-                         f"({meta['game_point_unfinished']} cut by the deadline), "
-                         f"{meta['game_point_seconds']:.1f} solver s; worlds per contract: "
+            f"{names.get(c, c)} {n}" for c, n in meta.exact_worlds.items()))
+        if meta.game_point_solves or meta.game_point_unfinished:
+            lines.append(f"  game-point solves (birds): {meta.game_point_solves} "
+                         f"({meta.game_point_unfinished} cut by the deadline), "
+                         f"{meta.game_point_seconds:.1f} solver s; worlds per contract: "
                          + (", ".join(f"{names.get(c, c)} {n}"
-                                      for c, n in meta["bird_worlds"].items() if n) or "none"))
-        if meta.get("exchanges_valued"):
+                                      for c, n in meta.bird_worlds.items() if n) or "none"))
+        if meta.exchanges_valued:
             lines.append("  exchanges valued per talon: " + ", ".join(
-                f"{names.get(c, c)} {n:.0f}" for c, n in meta["exchanges_valued"].items()))
-        if meta.get("contenders"):
+                f"{names.get(c, c)} {n:.0f}" for c, n in meta.exchanges_valued.items()))
+        if meta.contenders:
             lines.append("  getting exact worlds at the end: " + ", ".join(
-                names.get(c, c) for c in meta["contenders"]))
+                names.get(c, c) for c in meta.contenders))
     return lines
 

@@ -136,26 +136,28 @@ def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules
                                deal_id=hand.id))
     seconds = time.perf_counter() - t0
     rec, meta = adv.recommendation, adv.meta
-    contract = rec["contract"]
-    ru = rec.get("runner_up") or {}
+    contract = rec.contract
+    ru = rec.runner_up
+    runner = ru.contract if ru is not None else None
     # A pass rests on the best bid being worse than passing: its card points' SE is the
     # one that matters (the runner-up's).
-    se_of = ru.get("contract") if contract == "pass" else contract
+    se_of = runner if contract == "pass" else contract
     plain = {r.contract: r for r in adv.rows if r.kind == "plain"}
     pts_se = plain[se_of].points.se if se_of in plain else math.nan
-    senior = rec.get("if_senior_three") or {}
+    senior = rec.if_senior_three
     # every contract's plain play, for the seed-to-seed check of the SEs
     by_contract = {c: {"points": _estimate(r.points), "net": _estimate(r.net)}
                    for c, r in plain.items()}
-    return {"seed": seed, "seconds": seconds, "contract": contract, "option": rec["option"],
-            "runner_up": ru.get("contract"), "close_call": bool(rec.get("close_call")),
-            "settled": bool(rec.get("settled")),
-            "tentative": bool(rec.get("tentative")), "points_se": pts_se,
-            "points_se_of": se_of, "if_senior_three": senior.get("contract"),
-            "mean_net": rec.get("mean_net"), "mean_net_se": rec.get("mean_net_se"),
-            "worlds": meta["worlds"], "exact_worlds": meta["exact_worlds"],
-            "exact_solves": meta["exact_solves"], "exact_unfinished": meta["exact_unfinished"],
-            "bird_worlds": meta["bird_worlds"], "birds_counted": bool(rec.get("birds_counted")),
+    return {"seed": seed, "seconds": seconds, "contract": contract, "option": rec.option,
+            "runner_up": runner, "close_call": bool(rec.close_call),
+            "settled": bool(rec.settled),
+            "tentative": bool(rec.tentative), "points_se": pts_se,
+            "points_se_of": se_of,
+            "if_senior_three": senior.contract if senior is not None else None,
+            "mean_net": rec.mean_net, "mean_net_se": rec.mean_net_se,
+            "worlds": meta.worlds, "exact_worlds": meta.exact_worlds,
+            "exact_solves": meta.exact_solves, "exact_unfinished": meta.exact_unfinished,
+            "bird_worlds": meta.bird_worlds, "birds_counted": bool(rec.birds_counted),
             "plain": by_contract}
 
 

@@ -1,72 +1,39 @@
-"""From the engine's series to the advice: the table, the recommendation, the metadata.
+"""The recommendation: which option to bid, against which runner-up, how sure.
 
-Every number is a control-variate estimate over the worlds (:mod:`.cv`): the
-evaluator's mean over all worlds plus the exact − evaluator correction over the
-contract's exact prefix.  An SE is given only when the exact prefix has
-:data:`~.cv.MIN_EXACT` worlds; with fewer the row says it rests on the
-evaluator (and the recommendation is tentative).
-
-The recommendation ranks options by their estimate on **common worlds** and
-gives the margin over the runner-up as a paired difference.  Plain play of each
-contract is always a candidate; an announcement only when its paired gain over
-plain play passes a one-sided test corrected for the number of announcement
-options it is chosen among (:data:`ANNOUNCE_ALPHA`), so the best of many noisy
-options does not win by luck.  The numbers reported for the chosen option
-come from worlds that did not choose it (two-fold cross-fitting: the even worlds
-choose and the odd ones report, and the other way round), so the best of many
-noisy options is not reported with the optimism that picked it.
-
-A close call (the top two within :data:`NOISE_SE` SEs of their paired difference) goes
-to the side of the difference's empirical-Bayes posterior (:func:`pair_split`): the
-exact correction keeps the weight its evidence earns against the prior of the
-evaluator's bias on a pair (:data:`~.cv.PAIR_BIAS_PRIOR`), so the name does not flip
-with the few exact worlds' noise.  ``settled`` says when that went against the sign of
-the unbiased difference (which is still the margin shown); the runner-up's ``split``
-holds the difference's parts and its posterior.
-
-Silent birds: a contract whose plain play has :data:`~.cv.MIN_BIRD_WORLDS`
-game-point worlds gets ``net_birds`` (its nets with the birds of plain play,
-:meth:`~.engine.ContractSeries.birds`).  When the recommended contract and its
-runner-up both have them, the recommendation is made again on nets with birds
-(every contract that has them; the others without) and says so.
-
-The table follows the advice schema of NOTATION.md 5.3 (``deal_id, rules,
-rule_options, seat, contract, option, samples, win_prob, win_prob_se,
-mean_net, mean_net_se, mean_points``), one row per contract × option plus a
-``pass`` row, with further columns after those.
+:func:`recommend` ranks the options by their estimates on common worlds:
+plain play of every contract, an announcement only when its paired gain passes
+the announcement gate (:func:`announce_gate`); a close call goes to the side of
+the pair's posterior (:func:`pair_split`); the chosen option's numbers come from
+the worlds that did not choose it (two-fold cross-fitting).  The rule and its
+reasons: ``docs/ADVICE.md``.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from statistics import NormalDist
 
 import numpy as np
-import pandas as pd
 
-from .cv import (
-    MIN_BIRD_WORLDS,
-    MIN_EXACT,
-    MIN_WORLDS,
-    TENTATIVE_SHRINK,
-    Estimate,
-    bias_weight,
-    combine,
+from .cv import MIN_EXACT, MIN_WORLDS, TENTATIVE_SHRINK, Estimate, bias_weight, combine
+from .results import (
+    AnnounceGate,
+    Choice,
+    InSample,
+    OptionRow,
+    PairSplit,
+    Recommendation,
+    RunnerUp,
 )
-from .engine import ContractSeries
+from .rows import gain
+from .series import ContractSeries
 
-__all__ = ["ANNOUNCE_ALPHA", "MIN_ANNOUNCE_GAIN", "Advice", "EXTRA_COLUMNS", "NOISE_SE", "OptionRow", "SCHEMA_COLUMNS",
-           "announce_gate", "announce_gate_se", "announce_tests",
-           "build_table", "eligible", "option_rows", "pair_split", "recommend"]
+__all__ = ["ANNOUNCE_ALPHA", "CONDITIONAL_CONTRACT", "MIN_ANNOUNCE_GAIN", "NOISE_SE",
+           "REPLACED_CONTRACT", "announce_gate", "announce_gate_se", "announce_tests",
+           "eligible", "pair_split", "recommend"]
 
-SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "option", "samples",
-                  "win_prob", "win_prob_se", "mean_net", "mean_net_se", "mean_points")
-EXTRA_COLUMNS = ("kind", "mean_points_se", "exact_worlds", "source", "gain", "gain_se",
-                 "announce_rate", "conditional", "talon_behaviour", "mean_net_birds",
-                 "mean_net_birds_se", "bird_worlds")
 #: Two options closer than this many standard errors of their difference are a close call.
 NOISE_SE = 2.0
 #: An announcement is recommended only when its paired gain over plain play of the same
@@ -81,123 +48,6 @@ ANNOUNCE_ALPHA = 0.16
 #: announcement made on 1 % of the talons for +0.01 ± 0.01) is not worth making.
 MIN_ANNOUNCE_GAIN = 0.5
 
-
-@dataclass
-class OptionRow:
-    """One contract × policy: its estimates over the worlds."""
-
-    contract: str
-    policy: int
-    option: str
-    kind: str  # plain | single | best
-    net: Estimate
-    made: Estimate
-    points: Estimate
-    gain: Estimate | None  # vs plain play of the same contract (paired); None for plain
-    announce_rate: float
-    conditional: bool
-    talon_behaviour: str
-    #: The net with the silent birds of plain play (None: too few game-point worlds).
-    net_birds: Estimate | None = None
-    bird_worlds: int = 0
-
-    @property
-    def source(self) -> str:
-        if self.net.exact >= MIN_EXACT:
-            return "exact-corrected"
-        return "evaluator only" if self.net.exact == 0 else "few exact worlds"
-
-
-@dataclass
-class Advice:
-    """The whole answer: tables, recommendation and everything needed to reproduce it."""
-
-    table: pd.DataFrame
-    recommendation: dict
-    meta: dict
-    rows: list[OptionRow] = field(default_factory=list)
-    #: Rounded card points of plain play per world by the evaluator, by contract (plots).
-    points: dict[str, np.ndarray] = field(default_factory=dict)
-
-    @property
-    def announcements(self) -> pd.DataFrame:
-        """The announcement rows (single items and best combinations)."""
-        return self.table[self.table["kind"].isin(["single", "best"])].reset_index(drop=True)
-
-
-def talon_behaviour(ser: ContractSeries) -> str:
-    """The groups taken, most frequent first, e.g. ``takes 4-6 62%, 1-3 38%``."""
-    groups = [ex.group_label for ex in ser.exchanges if ex is not None]
-    if not groups:
-        return ""
-    counts = Counter(groups).most_common()
-    return "takes " + ", ".join(f"{g} {100 * n / len(groups):.0f}%" for g, n in counts[:3])
-
-
-def _announce_rate(ser: ContractSeries, p: int) -> tuple[float, bool]:
-    """Share of worlds in which the policy announced after-talon items; is it conditional."""
-    pol = ser.plan.policies[p]
-    conditional = bool(pol.after_allowed) and not pol.unconditional
-    if not ser.choices:
-        return math.nan, conditional
-    if not pol.after_allowed:
-        return (1.0 if pol.before else math.nan), conditional
-    said = [any(level == "after" for _, level in ser.plan.annsets[ch[p]]) for ch in ser.choices]
-    return float(np.mean(said)), conditional
-
-
-def _gain(ser: ContractSeries, policy: int, min_prefix: int,
-          worlds: np.ndarray | None = None) -> Estimate:
-    """A policy's net minus plain play's, paired on the same worlds (optionally masked)."""
-    return combine(ser.gain_terms(policy, worlds), min_prefix=min_prefix)
-
-
-def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
-    rows = []
-    for ser in series.values():
-        if not ser.worlds:
-            continue
-        behaviour = talon_behaviour(ser)
-        bird_worlds = len(ser.birds())
-        for p, pol in enumerate(ser.plan.policies):
-            kind = {"combo": "best"}.get(pol.kind, pol.kind)
-            gain = _gain(ser, p, MIN_EXACT) if p else None
-            rate, cond = _announce_rate(ser, p)
-            birds = ser.estimate(p, "net_birds") if bird_worlds >= MIN_BIRD_WORLDS else None
-            rows.append(OptionRow(ser.contract, p, pol.name, kind, ser.estimate(p, "net"),
-                                  ser.estimate(p, "made"), ser.estimate(p, "points"), gain,
-                                  rate, cond, behaviour, birds, bird_worlds))
-    return rows
-
-
-def build_table(rows: Sequence[OptionRow], key: dict) -> pd.DataFrame:
-    """The advice-schema table: a row per option, plus ``pass``."""
-    out = []
-    for r in rows:
-        out.append({**key, "contract": r.contract, "option": r.option, "samples": r.net.worlds,
-                    "win_prob": r.made.mean, "win_prob_se": r.made.se, "mean_net": r.net.mean,
-                    "mean_net_se": r.net.se, "mean_points": r.points.mean, "kind": r.kind,
-                    "mean_points_se": r.points.se, "exact_worlds": r.net.exact,
-                    "source": r.source,
-                    "gain": r.gain.mean if r.gain else math.nan,
-                    "gain_se": r.gain.se if r.gain else math.nan,
-                    "announce_rate": r.announce_rate, "conditional": r.conditional,
-                    "talon_behaviour": r.talon_behaviour,
-                    "mean_net_birds": r.net_birds.mean if r.net_birds else math.nan,
-                    "mean_net_birds_se": r.net_birds.se if r.net_birds else math.nan,
-                    "bird_worlds": r.bird_worlds})
-    out.append({**key, "contract": "pass", "option": "plain", "samples": 0,
-                "win_prob": math.nan, "win_prob_se": math.nan, "mean_net": 0.0,
-                "mean_net_se": 0.0, "mean_points": math.nan, "kind": "pass",
-                "mean_points_se": math.nan, "exact_worlds": 0, "source": "by definition",
-                "gain": math.nan, "gain_se": math.nan, "announce_rate": math.nan,
-                "conditional": False, "talon_behaviour": "", "mean_net_birds": 0.0,
-                "mean_net_birds_se": 0.0, "bird_worlds": 0})
-    df = pd.DataFrame(out, columns=[*SCHEMA_COLUMNS, *EXTRA_COLUMNS])
-    return df.astype({"samples": "int32", "exact_worlds": "int32", "bird_worlds": "int32"})
-
-
-# -- the recommendation -------------------------------------------------------------------
 
 def _net(contract: str, birds: frozenset[str]) -> str:
     """The series quantity a contract's nets are compared on."""
@@ -226,7 +76,7 @@ def _pair_terms(series: dict[str, ContractSeries], a: OptionRow | None, b: Optio
 
 def pair_split(series: dict[str, ContractSeries], a: OptionRow | None, b: OptionRow | None,
                birds: frozenset[str] = frozenset(), *, worlds: np.ndarray | None = None,
-               min_prefix: int = MIN_EXACT) -> dict[str, float]:
+               min_prefix: int = MIN_EXACT) -> PairSplit:
     """E[a] − E[b] (None: passing, 0) split into its two parts, and its empirical-Bayes
     posterior under cv's two-level model.
 
@@ -234,17 +84,15 @@ def pair_split(series: dict[str, ContractSeries], a: OptionRow | None, b: Option
     exact correction's (the mean residual over the exact worlds).  The correction
     estimates the evaluator's bias on this pair; under the prior of that bias measured
     on other hands (:data:`~.cv.PAIR_BIAS_PRIOR`) its posterior mean is the correction
-    times :func:`~.cv.bias_weight` (NaN without an SE).  Keys: ``evaluator``,
-    ``correction``, ``correction_se``, ``exact_worlds``, ``correction_weight``,
-    ``posterior``."""
+    times :func:`~.cv.bias_weight` (NaN without an SE)."""
     terms = _pair_terms(series, a, b, birds, worlds)
     part = combine([t for t in terms if not t.correction], min_prefix=min_prefix)
     corr = combine([t for t in terms if t.correction], min_prefix=min_prefix)
     weight = (bias_weight(corr.mean, corr.se, corr.exact)
               if corr.has_se and math.isfinite(corr.mean) else math.nan)
-    return {"evaluator": part.mean, "correction": corr.mean, "correction_se": corr.se,
-            "exact_worlds": corr.exact, "correction_weight": weight,
-            "posterior": part.mean + weight * corr.mean}
+    return PairSplit(evaluator=part.mean, correction=corr.mean, correction_se=corr.se,
+                     exact_worlds=corr.exact, correction_weight=weight,
+                     posterior=part.mean + weight * corr.mean)
 
 
 def _close(diff: Estimate) -> bool:
@@ -281,7 +129,7 @@ def _settled(series: dict[str, ContractSeries], first: OptionRow | None,
     if not (diff.has_se and _close(diff)):
         return False
     post = pair_split(series, first, second, birds, worlds=worlds,
-                      min_prefix=min_prefix)["posterior"]
+                      min_prefix=min_prefix).posterior
     return math.isfinite(post) and post < 0
 
 
@@ -343,7 +191,7 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
                     min_prefix=half)
         if not math.isfinite(e.mean):
             continue
-        if r.kind != "plain" and not _gain_pays(_gain(ser, r.policy, half, mask), gate):
+        if r.kind != "plain" and not _gain_pays(gain(ser, r.policy, half, mask), gate):
             continue
         cands.append((r, e))
     firm = [(r, e) for r, e in cands if e.has_se]
@@ -385,8 +233,8 @@ def _held_out(series: dict[str, ContractSeries], rows: Sequence[OptionRow], worl
                 parts[what].append(combine(series[pick.contract].terms(pick.policy, key,
                                                                        worlds=other),
                                            min_prefix=MIN_EXACT // 2))
-    out = {"choices": [None if p is None else {"contract": p.contract, "option": p.option}
-                       for p in picks]}
+    out: dict = {"choices": tuple(None if p is None else Choice(p.contract, p.option)
+                                  for p in picks)}
     for what, (a, b) in parts.items():
         out[what] = (a.mean + b.mean) / 2
         out[what + "_se"] = math.sqrt(a.se ** 2 + b.se ** 2) / 2
@@ -401,7 +249,7 @@ REPLACED_CONTRACT = "three"
 
 
 def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
-              talon_mode: bool = False) -> dict:
+              talon_mode: bool = False) -> Recommendation:
     """The option with the highest expected net, if it beats passing; see the module.
 
     In talon mode the contract is bid and the talon is out: passing and
@@ -418,34 +266,28 @@ def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
     rec = _with_birds(series, opening)
     if len(opening) < len(rows):
         over = [r for r in rows if r.contract != REPLACED_CONTRACT]
-        cond = _with_birds(series, over)
-        rec["if_senior_three"] = {k: cond[k] for k in (
-            "contract", "option", "mean_net", "mean_net_se", "mean_points", "mean_points_se",
-            "p_make", "close_call", "tentative", "runner_up", "birds_counted", "settled")
-            if k in cond}
+        rec = replace(rec, if_senior_three=_with_birds(series, over))
     return rec
 
 
 def _with_birds(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
-                talon_mode: bool = False) -> dict:
+                talon_mode: bool = False) -> Recommendation:
     """:func:`_recommend_pool` without birds; then, if the recommended contract and its
     runner-up both have their birds measured, again with every measured contract's
     birds (``birds_counted``)."""
     rec = _recommend_pool(series, rows, talon_mode=talon_mode)
     measured = frozenset(r.contract for r in rows if r.net_birds is not None)
-    runner = (rec.get("runner_up") or {}).get("contract", "pass")
-    pair = {rec["contract"], runner} - {"pass"}
+    runner = rec.runner_up.contract if rec.runner_up is not None else "pass"
+    pair = {rec.contract, runner} - {"pass"}
     if not pair or not pair <= measured:
-        rec["birds_counted"] = False
         return rec
     rec = _recommend_pool(series, rows, talon_mode=talon_mode, birds=measured)
-    rec["birds_counted"] = True
-    rec["birds_in"] = sorted(measured)
-    return rec
+    return replace(rec, birds_counted=True, birds_in=tuple(sorted(measured)))
 
 
 def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
-                    talon_mode: bool = False, birds: frozenset[str] = frozenset()) -> dict:
+                    talon_mode: bool = False, birds: frozenset[str] = frozenset()
+                    ) -> Recommendation:
     """:func:`recommend` among ``rows`` (and passing, unless in talon mode); the nets of
     the contracts in ``birds`` with their silent birds.  ``announce_gate`` records the
     SEs an announcement's gain needed here and the number of tests behind it."""
@@ -502,49 +344,47 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
         if _settled(series, choice, runner, _paired(series, choice, runner, birds), birds):
             choice, runner = runner, choice
             settled = True
-    rec: dict = {"worlds": worlds}
+    gate_record = AnnounceGate(se=gate, tests=tests)
     if choice is None:
-        rec.update(contract="pass", option="plain", mean_net=0.0, mean_net_se=0.0,
-                   mean_points=math.nan, mean_points_se=math.nan, p_make=math.nan)
+        close = False
+        runner_up = None
         if runner is not None:
             diff = _paired(series, runner, None, birds)
-            rec["runner_up"] = {"contract": runner.contract, "option": runner.option,
-                                "mean_net": runner.net.mean,
-                                "mean_points": runner.points.mean,
-                                "mean_points_se": runner.points.se,
-                                "difference": -diff.mean, "difference_se": diff.se,
-                                "split": pair_split(series, None, runner, birds)}
-            rec["close_call"] = _close(diff)
-        else:
-            rec["runner_up"] = None
-            rec["close_call"] = False
-    else:
-        diff = _paired(series, choice, runner, birds)
-        held = _held_out(series, rows, worlds, gate=gate, allow_pass=not talon_mode,
-                         birds=birds)
-        rec.update(contract=choice.contract, option=choice.option,
-                   mean_net=held["net"], mean_net_se=held["net_se"],
-                   mean_points=held["points"], mean_points_se=held["points_se"],
-                   p_make=held["made"],
-                   in_sample={"mean_net": choice.net.mean, "mean_net_se": choice.net.se,
-                              "mean_points": choice.points.mean,
-                              "mean_points_se": choice.points.se, "p_make": choice.made.mean,
-                              "exact_worlds": choice.net.exact},
-                   held_out_choices=held["choices"],
-                   held_out_agrees=all(c is not None and (c["contract"], c["option"])
-                                       == (choice.contract, choice.option)
-                                       for c in held["choices"]),
-                   runner_up={"contract": runner.contract if runner else "pass",
-                              "option": runner.option if runner else "plain",
-                              "mean_net": runner.net.mean if runner else 0.0,
-                              "mean_points": runner.points.mean if runner else math.nan,
-                              "mean_points_se": runner.points.se if runner else math.nan,
-                              "difference": diff.mean, "difference_se": diff.se,
-                              "split": pair_split(series, choice, runner, birds)},
-                   close_call=_close(diff))
-    # a close call that went against the sign of its unbiased difference
-    rec["settled"] = settled
-    rec["tentative"] = bool(tentative_why)
-    rec["tentative_reasons"] = tentative_why
-    rec["announce_gate"] = {"se": gate, "tests": tests}
-    return rec
+            runner_up = RunnerUp(contract=runner.contract, option=runner.option,
+                                 mean_net=runner.net.mean, mean_points=runner.points.mean,
+                                 mean_points_se=runner.points.se, difference=-diff.mean,
+                                 difference_se=diff.se,
+                                 split=pair_split(series, None, runner, birds))
+            close = _close(diff)
+        return Recommendation(
+            worlds=worlds, contract="pass", option="plain", mean_net=0.0, mean_net_se=0.0,
+            mean_points=math.nan, mean_points_se=math.nan, p_make=math.nan,
+            runner_up=runner_up, close_call=close, settled=settled,
+            tentative=bool(tentative_why), tentative_reasons=tuple(tentative_why),
+            announce_gate=gate_record)
+    diff = _paired(series, choice, runner, birds)
+    held = _held_out(series, rows, worlds, gate=gate, allow_pass=not talon_mode,
+                     birds=birds)
+    return Recommendation(
+        worlds=worlds, contract=choice.contract, option=choice.option,
+        mean_net=held["net"], mean_net_se=held["net_se"],
+        mean_points=held["points"], mean_points_se=held["points_se"],
+        p_make=held["made"],
+        in_sample=InSample(mean_net=choice.net.mean, mean_net_se=choice.net.se,
+                           mean_points=choice.points.mean, mean_points_se=choice.points.se,
+                           p_make=choice.made.mean, exact_worlds=choice.net.exact),
+        held_out_choices=held["choices"],
+        held_out_agrees=all(c is not None and (c.contract, c.option)
+                            == (choice.contract, choice.option) for c in held["choices"]),
+        runner_up=RunnerUp(contract=runner.contract if runner else "pass",
+                           option=runner.option if runner else "plain",
+                           mean_net=runner.net.mean if runner else 0.0,
+                           mean_points=runner.points.mean if runner else math.nan,
+                           mean_points_se=runner.points.se if runner else math.nan,
+                           difference=diff.mean, difference_se=diff.se,
+                           split=pair_split(series, choice, runner, birds)),
+        close_call=_close(diff),
+        # a close call that went against the sign of its unbiased difference
+        settled=settled,
+        tentative=bool(tentative_why), tentative_reasons=tuple(tentative_why),
+        announce_gate=gate_record)

@@ -1,66 +1,39 @@
-"""What the adviser solves: the question and the plan built from it.
+"""What the adviser solves: the contracts, their announcement options, what is known.
 
-:class:`AdviceRequest` is the question as a caller asks it (how hard each part
-works is its :class:`~.engine.AdviceSettings`).  :func:`make_problem` turns a
-request into a :class:`Problem`: the contracts the seat may bid, per contract
-the announcement sets and policies (:class:`~.types.ContractPlan`), and what is
-known of the deal.
+:func:`make_problem` turns an :class:`~.settings.AdviceRequest` into a
+:class:`Problem`: the contracts the seat may bid (and those left out, with
+why), per contract a :class:`ContractPlan` (announcement sets and policies),
+and what is known of the deal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..auction import may_ever_call
+from ..cards import TALON_SIZE
 from ..errors import RulesError
-from ..rules import Rules, load_rules
+from ..rules import Rules
 from ..talon import TALON_TAKE
-from .announcements import build_policies, enumerate_annsets
-from .engine import AdviceSettings
+from .announcements import AnnSet, Policy, build_policies, enumerate_annsets
 from .rulesview import RulesView
 from .sampling import Knowledge
-from .types import ContractPlan
+from .settings import AdviceRequest
+
+__all__ = ["ContractPlan", "Problem", "contracts_asked", "knowledge_of", "lower_unavailable",
+           "make_plans", "make_problem"]
 
 
-@dataclass
-class AdviceRequest:
-    """One advice question.
+@dataclass(frozen=True)
+class ContractPlan:
+    """Everything fixed about one contract before sampling."""
 
-    ``hand`` is the adviser's own 16 cards at ``seat`` (0 F, 1 M, 2 R).
-    ``rules`` is the rule profile; without it the profile ``rules_name`` with
-    ``overrides`` is loaded.  ``others`` may fix other hands (``None`` =
-    unknown); ``talon`` (t1..t6) switches to the after-talon question for
-    ``contracts``.  ``samples`` caps the worlds; ``time_limit`` (seconds, None:
-    none) ends the run with the worlds done.  ``solve_batch`` replaces the
-    exact card-point solver (tests: ``[(hands, declarer), …] → points``) and
-    ``solve_game`` the game-point one (a :class:`~.exact.GameRequest` → net);
-    with ``solve_batch`` and no ``solve_game`` there are no bird solves.
-    """
-
-    hand: int
-    seat: int = 0
-    rules_name: str = "dummett"
-    overrides: dict[str, str] = field(default_factory=dict)
-    contracts: tuple[str, ...] | None = None
-    talon: tuple[int, ...] | None = None
-    others: tuple[int | None, int | None, int | None] = (None, None, None)
-    samples: int = 400
-    time_limit: float | None = 10.0
-    seed: int = 1
-    jobs: int = 1
-    settings: AdviceSettings = field(default_factory=AdviceSettings)
-    solve_batch: Callable | None = None
-    solve_game: Callable | None = None
-    progress: bool = False
-    deal_id: str = "hand"
-    rules: Rules | None = None
-
-    def rule_profile(self) -> Rules:
-        """The rules of the question: ``rules``, else the named profile with its overrides."""
-        return self.rules if self.rules is not None else load_rules(self.rules_name,
-                                                                    dict(self.overrides))
+    contract: str
+    take: int
+    annsets: tuple[AnnSet, ...]
+    policies: tuple[Policy, ...]  # plain play first
 
 
 @dataclass(frozen=True)
@@ -93,7 +66,7 @@ def knowledge_of(req: AdviceRequest) -> Knowledge:
     """What the adviser knows of the deal: his hand, any fixed hands, the talon if given."""
     hands = [h if h is not None else 0 for h in req.others]
     hands[req.seat] = req.hand
-    talon = tuple(req.talon) if req.talon is not None else (-1,) * 6
+    talon = tuple(req.talon) if req.talon is not None else (-1,) * TALON_SIZE
     return Knowledge((hands[0], hands[1], hands[2]), talon)
 
 

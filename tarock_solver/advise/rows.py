@@ -1,0 +1,65 @@
+"""The table's rows: each contract × option's estimates from its series.
+
+:func:`option_rows` makes an :class:`~.results.OptionRow` per contract and
+announcement policy (net, P(make), card points, the paired gain over plain play,
+how often it announced, the talon groups taken, the net with silent birds).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+
+from .cv import MIN_BIRD_WORLDS, MIN_EXACT, Estimate, combine
+from .results import OptionRow
+from .series import ContractSeries
+
+__all__ = ["gain", "option_rows", "talon_behaviour"]
+
+
+def talon_behaviour(ser: ContractSeries) -> str:
+    """The groups taken, most frequent first, e.g. ``takes 4-6 62%, 1-3 38%``."""
+    groups = [ex.group_label for ex in ser.exchanges if ex is not None]
+    if not groups:
+        return ""
+    counts = Counter(groups).most_common()
+    return "takes " + ", ".join(f"{g} {100 * n / len(groups):.0f}%" for g, n in counts[:3])
+
+
+def _announce_rate(ser: ContractSeries, p: int) -> tuple[float, bool]:
+    """Share of worlds in which the policy announced after-talon items; is it conditional."""
+    pol = ser.plan.policies[p]
+    conditional = bool(pol.after_allowed) and not pol.unconditional
+    if not ser.choices:
+        return math.nan, conditional
+    if not pol.after_allowed:
+        return (1.0 if pol.before else math.nan), conditional
+    said = [any(level == "after" for _, level in ser.plan.annsets[ch[p]]) for ch in ser.choices]
+    return float(np.mean(said)), conditional
+
+
+def gain(ser: ContractSeries, policy: int, min_prefix: int,
+          worlds: np.ndarray | None = None) -> Estimate:
+    """A policy's net minus plain play's, paired on the same worlds (optionally masked)."""
+    return combine(ser.gain_terms(policy, worlds), min_prefix=min_prefix)
+
+
+def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
+    """A row per contract × policy, in the series' order (contracts never evaluated left out)."""
+    rows = []
+    for ser in series.values():
+        if not ser.worlds:
+            continue
+        behaviour = talon_behaviour(ser)
+        bird_worlds = len(ser.birds())
+        for p, pol in enumerate(ser.plan.policies):
+            kind = {"combo": "best"}.get(pol.kind, pol.kind)
+            gain_ = gain(ser, p, MIN_EXACT) if p else None
+            rate, cond = _announce_rate(ser, p)
+            birds = ser.estimate(p, "net_birds") if bird_worlds >= MIN_BIRD_WORLDS else None
+            rows.append(OptionRow(ser.contract, p, pol.name, kind, ser.estimate(p, "net"),
+                                  ser.estimate(p, "made"), ser.estimate(p, "points"), gain_,
+                                  rate, cond, behaviour, birds, bird_worlds))
+    return rows

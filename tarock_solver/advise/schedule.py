@@ -1,0 +1,402 @@
+"""The adviser's run: which worlds to evaluate and which exact solves to ask for.
+
+:class:`Engine` evaluates world after world (the talon decision on the
+declarer's information set, :mod:`.infoset`), stops contracts the evaluator puts
+clearly behind, and picks the next exact solve (card points for the contenders,
+game points for their silent birds while :func:`birds_fit` says they can still
+pay); :func:`run_engine` drives it and the solver threads within the run's
+:class:`~.settings.AdviceLimit`.  The method: ``docs/ADVICE.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..talon import Exchange
+from .cv import MIN_BIRD_WORLDS, MIN_WORLDS
+from .evaluate import PlayTask, Scorer
+from .exact import ExactSolver, GameRequest
+from .infoset import (
+    allowed_sets,
+    choose_announcements,
+    choose_exchange,
+    evaluate_positions,
+    inner_hands,
+)
+from .problem import Problem
+from .rulesview import RulesView
+from .sampling import STREAM_FRESH, STREAM_INNER, STREAM_WORLD, World, rng_for, world_at
+from .series import ContractSeries
+from .settings import AdviceLimit, AdviceSettings
+
+__all__ = ["GAME_COST_PRIOR", "Engine", "EngineResult", "birds_fit", "run_engine"]
+
+#: Seed stream of the inner worlds behind a given talon's single decision.
+STREAM_DECISION = 3
+#: Seed stream of the cells' offsets (one per world, shared by its contracts).
+STREAM_CELL = 4
+#: Exact solves kept queued (enough for up to 6 solver threads).
+QUEUED_SOLVES = 8
+#: Card-point solves a game-point solve of plain play is taken to cost before a run has
+#: timed its own (whole deals: median 3.7, ``tarock bench --gamepoints``).
+GAME_COST_PRIOR = 4.0
+
+
+@dataclass
+class EngineResult:
+    """What a run produced: every contract's series, the worlds evaluated, the phases'
+    seconds, and how the run ended."""
+
+    series: dict[str, ContractSeries]
+    worlds: int
+    seconds_evaluator: float
+    seconds_exact: float
+    exact: ExactSolver
+    interrupted: bool = False
+    deadline_hit: bool = False
+    talon_decision: dict | None = None
+    #: The contracts that were getting exact worlds when the run ended.
+    contenders: list[str] = field(default_factory=list)
+    #: Contracts stopped as clearly dominated: their number of evaluator worlds.
+    stopped: dict[str, int] = field(default_factory=dict)
+
+
+class Engine:
+    """Runs both phases for one :class:`~.problem.Problem`."""
+
+    def __init__(self, problem: Problem, settings: AdviceSettings, *,
+                 game_points: bool = False) -> None:
+        self.p = problem
+        self.s = settings
+        #: Game-point solves for the birds (the solver can do them and they are asked for).
+        self.game_points = game_points and settings.birds
+        #: Asked before each game-point request: may more of them start?  (The run's
+        #: deadline check, :func:`birds_fit`; always yes without a deadline.)
+        self.birds_allowed: Callable[[], bool] = lambda: True
+        self.view = RulesView(problem.rules)
+        score_fn = self.view.score_fn()
+        self.series = {pl.contract: ContractSeries(pl, Scorer(pl.contract, problem.seat,
+                                                              pl.annsets, score_fn),
+                                                   cell_width=settings.cell_width)
+                       for pl in problem.plans}
+        self.fixed: dict[str, tuple[Exchange, list[int], dict]] = {}
+        self._best_cache: dict[str, tuple[int, float]] = {}
+        self.stopped: dict[str, int] = {}
+
+    # -- phase 1
+    def _world(self, j: int) -> World:
+        p = self.p
+        return world_at(p.knowledge, p.seed, STREAM_FRESH if p.given_talon else STREAM_WORLD, j,
+                        reject_tarockless=self.view.redeal_no_tarock)
+
+    def decide_given_talon(self) -> None:
+        """Talon mode: one decision per contract on the fixed information set."""
+        p = self.p
+        assert p.given_talon is not None
+        inner = inner_hands(p.knowledge.with_talon(p.given_talon), p.seed, STREAM_DECISION,
+                            (0,), self.s.talon_inner,
+                            reject_tarockless=self.view.redeal_no_tarock)
+        shared: dict[int, object] = {}
+        for c, ser in self.series.items():
+            take = ser.plan.take
+            if take not in shared:
+                shared[take] = choose_exchange(p.hand, p.seat, p.given_talon, c,
+                                               self.view.discard_mode, inner,
+                                               screen=min(64, self.s.talon_inner),
+                                               keep=4 * self.s.keep)
+            ch = shared[take]
+            annsets = choose_announcements(ser.plan.policies, ser.scorer, p.hand, p.seat,
+                                           ch.exchange, inner, ch.inner_points)
+            self.fixed[c] = (ch.exchange, annsets, {"options": ch.options, "inner": ch.inner,
+                                                    "margin": ch.margin,
+                                                    "mean_points": ch.mean_points})
+
+    def evaluate_world(self, j: int) -> None:
+        """Phase 1 for world ``j``: every contract's choice and evaluator value."""
+        p = self.p
+        world = self._world(j)
+        width = self.s.cell_width
+        offset = int(rng_for(p.seed, STREAM_CELL, j).integers(width)) if width > 1 else 0
+        inner = None
+        shared: dict[int, object] = {}
+        rows = []
+        if self.s.stop_margin is not None and j and j % self.s.stop_every == 0:
+            self._stop_dominated(j)
+        active = self.evaluated()
+        for ser in active:
+            c, plan = ser.contract, ser.plan
+            if plan.take == 0:
+                # Solo: every policy's set is fixed
+                sets = allowed_sets(plan.policies, plan.annsets)
+                ex, choices, valued = None, [a[0] for a in sets], 1
+            elif c in self.fixed:
+                ex, choices, _info = self.fixed[c]
+                valued = 0
+            else:
+                if inner is None:
+                    inner = inner_hands(p.knowledge.with_talon(world.talon), p.seed,
+                                        STREAM_INNER, (j,), self.s.inner,
+                                        reject_tarockless=self.view.redeal_no_tarock)
+                if plan.take not in shared:
+                    shared[plan.take] = choose_exchange(p.hand, p.seat, world.talon, c,
+                                                        self.view.discard_mode, inner,
+                                                        screen=self.s.screen, keep=self.s.keep)
+                ch = shared[plan.take]
+                ex = ch.exchange
+                choices = choose_announcements(plan.policies, ser.scorer, p.hand, p.seat, ex,
+                                               inner, ch.inner_points)
+                valued = ch.options
+            hands = list(world.hands)
+            hands[p.seat] = ex.hand_after if ex is not None else p.hand
+            pile = ex.declarer_pile_thirds if ex is not None else 0
+            task = PlayTask((hands[0], hands[1], hands[2]), p.seat, pile, p.hand, c)
+            ser.tasks.append(task)
+            ser.offsets.append(offset)
+            ser.exchanges.append(ex)
+            ser.choices.append(list(choices))
+            ser.options_valued.append(valued)
+            rows.append(task.hands)
+        est = evaluate_positions(np.array(rows, dtype=np.uint64), p.seat)
+        for ser, e in zip(active, est, strict=True):
+            ser.estimates.append(float(e))
+            ser.smooth()
+
+    def evaluated(self) -> list[ContractSeries]:
+        """The contracts that still get evaluator worlds (not stopped as dominated)."""
+        return [s for c, s in self.series.items() if c not in self.stopped]
+
+    def _stop_dominated(self, j: int) -> None:
+        """Before world ``j``: stop the contracts clearly dominated on the evaluator's
+        worlds so far (see :class:`AdviceSettings`).  The evaluator's values alone decide,
+        at fixed world counts, so which worlds a contract has is a pure function of the
+        seed (never of timing or of the number of threads)."""
+        live = self.evaluated()
+        best = {s.contract: self.evaluator_best(s) for s in live}
+        top = max(best.values(), default=-math.inf)
+        if self.p.given_talon is None:
+            top = max(top, 0.0)  # passing
+        # never a contract that has exact worlds (a contender, or one that was: at its
+        # cap of exact worlds it is no longer among the contenders)
+        keep = {s.contract for s in self.contenders()} | {s.contract for s in live if s.planned}
+        for c, v in best.items():
+            if c not in keep and v < top - self.s.stop_margin:
+                self.stopped[c] = j
+
+    def drop_partial_world(self) -> int:
+        """After an interrupt: forget a world whose contracts were half evaluated;
+        returns the number of complete worlds (of the contracts not stopped)."""
+        live = self.evaluated()
+        n = min(len(s.estimates) for s in live)
+        for ser in live:
+            for name in ("tasks", "offsets", "exchanges", "choices", "options_valued",
+                         "estimates", "_smoothed"):
+                del getattr(ser, name)[n:]
+            ser._values.clear()
+        return n
+
+    # -- phase 2
+    def contenders(self, *, games: bool = False) -> list[ContractSeries]:
+        """The contracts that get the next exact worlds: the best ``settings.contenders``
+        options by the evaluator's mean net of their best announcement option (ties:
+        rules order), among the contracts whose card-point prefix (``games``: game-point
+        prefix) is neither cut nor at its cap, and passing.
+
+        Passing is worth 0 exactly and needs no solve, but it takes its place in the
+        ranking: where the decision is between one contract and passing (a weak hand's
+        Three), that contract gets every exact world instead of sharing them with a
+        third option the evaluator ranks below passing.  In talon mode the contract is
+        bid, and passing is no option.
+
+        The ranking uses the evaluator's values only, never the exact corrections, so a
+        contract's number of exact worlds does not depend on how its own corrections
+        came out (which would bias its estimate, as in a bandit that stops the arms
+        that started unlucky).
+        """
+        if games:
+            live = [s for s in self.series.values()
+                    if not s.games_cut and s.games_planned < self._cap(s)]
+        else:
+            live = [s for s in self.series.values() if not s.cut and s.planned < self._cap(s)]
+        ranked = sorted(live, key=lambda s: -self.evaluator_best(s))
+        # Contracts that take the same talon share their positions (Three and Lower):
+        # they count as one contender, so the second place goes to another decision.
+        # Passing (None) ranks above every contract the evaluator values below 0.
+        may_pass = self.p.given_talon is None
+        groups: list[int | None] = []
+        for s in ranked:
+            if may_pass and None not in groups and self.evaluator_best(s) < 0.0:
+                groups.append(None)
+            if s.plan.take not in groups:
+                groups.append(s.plan.take)
+        chosen = set(groups[:self.s.contenders])
+        return [s for s in ranked if s.plan.take in chosen]
+
+    def evaluator_best(self, ser: ContractSeries) -> float:
+        """The evaluator's mean net of the contract's best option (cached per world count)."""
+        hit = self._best_cache.get(ser.contract)
+        if hit is None or hit[0] != ser.worlds:
+            value = max(float(np.mean(ser.values(p, "net", exact=False)))
+                        for p in range(len(ser.plan.policies)))
+            hit = (ser.worlds, value)
+            self._best_cache[ser.contract] = hit
+        return hit[1]
+
+    def _cap(self, s: ContractSeries) -> int:
+        cap = s.worlds
+        return min(cap, self.s.max_exact) if self.s.max_exact is not None else cap
+
+    def _games_due(self, ser: ContractSeries) -> bool:
+        """Is the contract's next game-point world due (see :class:`AdviceSettings`)?"""
+        s = self.s
+        if ser.games_cut or ser.planned < s.birds_from or ser.games_planned >= ser.planned:
+            return False
+        if ser.cut or ser.planned >= self._cap(ser):
+            return True  # the card points are done: the birds catch up with them
+        return ser.games_planned <= (ser.planned - s.birds_from) // max(1, s.bird_every)
+
+    def next_request(self) -> tuple[Any, list[str], int] | None:
+        """The next exact solve, the contracts it serves and its world: a game-point world
+        of a contender when one is due, else the next card-point world of the contender
+        with the fewest worlds requested (ties: the evaluator's order; Three and Lower
+        share their positions).  None when no contender wants more."""
+        if self.game_points and self.birds_allowed():
+            for ser in self.contenders(games=True):
+                if self._games_due(ser):
+                    j = ser.games_planned
+                    ser.games_planned += 1
+                    return GameRequest.of(ser.tasks[j]), [ser.contract], j
+        live = self.contenders()
+        if not live:
+            return None
+        ser = min(live, key=lambda s: s.planned)  # min is stable: ties keep the ranking
+        j = ser.planned
+        key = (ser.tasks[j].hands, self.p.seat)
+        served = [s for s in live if s.planned == j and (s.tasks[j].hands, self.p.seat) == key]
+        for s in served:
+            s.planned += 1
+        # the evaluator's value is MTD(f)'s first guess (it saves tests)
+        thresholds = sorted({t for s in served for t in s.thresholds(j)})
+        request = (key[0], key[1], int(round(ser.estimates[j])), ser.cell_width,
+                   ser.offsets[j], tuple(thresholds))
+        return request, [s.contract for s in served], j
+
+    def apply(self, contract: str, world: int, value: Any, *, game: bool = False) -> None:
+        """Record an exact value of a contract (:meth:`ContractSeries.record`)."""
+        self.series[contract].record(world, value, game=game)
+
+
+def birds_fit(eng: Engine, exact: ExactSolver, deadline: float) -> bool:
+    """Can the contenders' game-point prefixes still reach :data:`~.cv.MIN_BIRD_WORLDS`
+    worlds by the deadline, at this run's pace and with every solver thread on them?
+
+    A net with silent birds needs that many (fewer give no honest SE), so game-point
+    solves that cannot get there would end unused, and their time is the card points'
+    (a 10-s run has ~20 thread-seconds; a game-point solve costs several card-point
+    ones).  The pace is the run's own game-point solves, or before the first of them
+    :data:`GAME_COST_PRIOR` card-point solves each.  The deadline only decides how far
+    a prefix gets, as it does for the card points: world *j* stays world *j*."""
+    per_card = (exact.seconds - exact.game_seconds) / exact.solves if exact.solves else 0.0
+    per_game = exact.game_seconds / exact.game_solves if exact.game_solves \
+        else GAME_COST_PRIOR * per_card
+    need = sum(max(0, MIN_BIRD_WORLDS - s.games_planned) for s in eng.contenders(games=True))
+    return need * per_game <= (deadline - time.time()) * exact.jobs
+
+
+def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
+               limit: AdviceLimit, *,
+               progress: Callable[[str, int, int], None] | None = None) -> EngineResult:
+    """Both phases within the ``limit`` (its deadline counted from now; the solves'
+    seconds end there, :mod:`.exact`); Ctrl-C ends the current phase with what is done."""
+    start = time.time()
+    deadline = limit.deadline(start)
+    samples = limit.worlds
+    eng = Engine(problem, settings, game_points=exact.game_points)
+    if deadline is not None:
+        eng.birds_allowed = lambda: birds_fit(eng, exact, deadline)
+    report = progress or (lambda phase, done, total: None)
+    interrupted = False
+    exact.start()
+    if problem.given_talon is not None:
+        eng.decide_given_talon()
+    phase1_end = None
+    if deadline is not None:
+        phase1_end = start + settings.evaluator_share * (deadline - start)
+    n = 0
+    outstanding: list[tuple[Any, list[str], int, bool]] = []  # (handle, contracts, world, game)
+    # Solves kept queued so the threads never wait for a decision; a constant, so which
+    # worlds are solved does not depend on the number of threads.
+    target = QUEUED_SOLVES
+
+    def top_up() -> None:
+        while len(outstanding) < target:
+            nxt = eng.next_request()
+            if nxt is None:
+                return
+            request, served, world = nxt
+            outstanding.append((exact.submit([request], deadline), served, world,
+                                isinstance(request, GameRequest)))
+
+    def harvest(block: bool) -> None:
+        """Apply the finished solves (all of them, waiting, when ``block``)."""
+        keep = []
+        for item in outstanding:
+            handle, served, world, game = item
+            if block or exact.ready(handle):
+                (value,) = exact.collect(handle, deadline)
+                for c in served:
+                    eng.apply(c, world, value, game=game)
+            else:
+                keep.append(item)
+        outstanding[:] = keep
+
+    def evaluate_next() -> None:
+        nonlocal n
+        eng.evaluate_world(n)
+        n += 1
+        report("evaluator", n, samples)
+
+    try:
+        while n < samples and (phase1_end is None or time.time() < phase1_end
+                               or (n < MIN_WORLDS and time.time() < deadline)):
+            evaluate_next()
+            if n >= settings.exact_from:  # exact solves start early, on few worlds
+                top_up()
+    except KeyboardInterrupt:
+        interrupted = True
+        n = eng.drop_partial_world()
+    t1 = time.time()
+    deadline_hit = False
+    if n >= 2 and not interrupted:
+        try:
+            top_up()
+            while outstanding:
+                if deadline is not None and time.time() >= deadline:
+                    deadline_hit = True
+                    harvest(block=True)  # the solves stop at the deadline by themselves
+                    break
+                harvest(block=False)
+                report("exact", sum(len(s.exact_worlds()) for s in eng.series.values()), 0)
+                top_up()
+                if not outstanding:
+                    break
+                if n < samples:
+                    evaluate_next()  # the main thread works while the solver threads do
+                else:
+                    exact.wait_any([h for h, _, _, _ in outstanding], 0.05)
+        except KeyboardInterrupt:
+            interrupted = True
+            n = eng.drop_partial_world()
+    result = EngineResult(eng.series, n, t1 - start, time.time() - t1, exact, interrupted,
+                          deadline_hit)
+    result.contenders = [s.contract for s in eng.contenders()] if n >= 2 else []
+    result.stopped = dict(eng.stopped)
+    if eng.fixed:
+        result.talon_decision = {c: {"group": ex.group_label, "discard": ex.discard_ids,
+                                     **info} for c, (ex, _a, info) in eng.fixed.items()}
+    return result
