@@ -27,8 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tarock_solver.advise.engine import AdviceSettings, Engine
-from tarock_solver.advise.plan import AdviceRequest, make_problem
+from tarock_solver.advise.problem import make_problem
+from tarock_solver.advise.schedule import Engine
+from tarock_solver.advise.settings import AdviceRequest, AdviceSettings
 from tarock_solver.bench.advise import load_advise_hands
 from tarock_solver.solver import Budget, Position, default_search, solve_game_points
 

@@ -5,14 +5,14 @@
 ``NUMBA_NUM_THREADS=1``).
 
 For each hand of ``advise_hands.jsonl`` and contract, the adviser's engine
-(:class:`~tarock_solver.advise.engine.Engine`: the world stream, the exchange
+(:class:`~tarock_solver.advise.schedule.Engine`: the world stream, the exchange
 chosen on the information set, the evaluator's value ``g_j``) evaluates worlds
 0 … N−1, and **every** world is solved exactly (``x_j``, the process-wide
 card-point search).  The plain exact mean over the N worlds is the reference.
 The control-variate estimate with ``n`` exact worlds is mean(g) over all N plus
 mean(x − g) over ``n`` of them, with the SE the adviser prints (:func:`~tarock_solver.advise.cv.combine`).
 As in the adviser, ``x_j`` there is a world's value from its cell (``--cell-width``, the
-adviser's by default; :meth:`~tarock_solver.advise.engine.ContractSeries.values`): the middle
+adviser's by default; :meth:`~tarock_solver.advise.series.ContractSeries.values`): the middle
 of the cell of the world's offset that holds the exact value, through the net's affine piece —
 what the adviser's cell solve of that world gives.  The reference stays the plain mean of the
 exact values.
@@ -27,13 +27,13 @@ gate on the estimate lets through), and the evaluator-only mean's error for scal
 
 The nets and P(make) (``made``) are the adviser's estimates, whose control variate
 is the evaluator's value smoothed over its error
-(:meth:`~tarock_solver.advise.engine.ContractSeries.smoothed`); beside them
+(:meth:`~tarock_solver.advise.series.ContractSeries.smoothed`); beside them
 (``rounded_…``) the ones with the value of the rounded estimate.
 
 ``--gains`` does the same for every announcement option's paired gain over plain
 play (the same solves score every option), each distinct option once: the adviser's
 estimate, whose residual variance is floored by the model's
-(:meth:`~tarock_solver.advise.engine.ContractSeries.gain_terms`), and beside it the
+(:meth:`~tarock_solver.advise.series.ContractSeries.gain_terms`), and beside it the
 unfloored one (``unfloored_n8`` …).
 
 ``--birds`` also solves every world's plain play for game points (the adviser's
@@ -55,8 +55,9 @@ from pathlib import Path
 import numpy as np
 
 from tarock_solver.advise.cv import Estimate, PrefixTerm, combine, cv_terms
-from tarock_solver.advise.engine import AdviceSettings, Engine
-from tarock_solver.advise.plan import AdviceRequest, make_problem
+from tarock_solver.advise.problem import make_problem
+from tarock_solver.advise.schedule import Engine
+from tarock_solver.advise.settings import AdviceRequest, AdviceSettings
 from tarock_solver.bench.advise import load_advise_hands
 from tarock_solver.solver import Position, default_search
 

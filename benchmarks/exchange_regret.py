@@ -49,7 +49,6 @@ from typing import Any
 
 import numpy as np
 
-from tarock_solver.advise.engine import AdviceSettings
 from tarock_solver.advise.evaluate import PlayTask, Scorer
 from tarock_solver.advise.infoset import (
     _values,
@@ -59,6 +58,7 @@ from tarock_solver.advise.infoset import (
 )
 from tarock_solver.advise.rulesview import RulesView
 from tarock_solver.advise.sampling import STREAM_INNER, knowledge_from_hand, world_at
+from tarock_solver.advise.settings import AdviceSettings
 from tarock_solver.bench.advise import load_advise_hands
 from tarock_solver.cards import CARD_IDS
 from tarock_solver.rules import load_rules

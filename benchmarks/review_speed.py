@@ -1,4 +1,4 @@
-"""Speed of `tarock review` on full 16-trick records (issue #18: ≤ 10 s median, one core).
+"""Speed of `tarock review` on full 16-trick records (the bar: ≤ 10 s median, one core).
 
 The same as ``tarock bench --review`` (tarock_solver/bench/review.py): the shipped bench
 deals played out by the deterministic ``simple`` policy, each record reviewed on one

@@ -1,13 +1,11 @@
-"""The adviser's typed results: their JSON keys, reading them by key, and the package's
-module graph (no import cycle among the adviser's modules)."""
+"""The adviser's typed results: their JSON keys, reading them by key, the run's limit.
+(The import graph of the adviser, like every package's, is tested in test_layers.)"""
 
 from __future__ import annotations
 
-import ast
 import json
 import math
 from dataclasses import replace
-from pathlib import Path
 
 from advise_fakes import fake_trick_points, zero_trick_points
 
@@ -17,7 +15,6 @@ from tarock_solver.notation import parse_hand
 
 DEMO = parse_hand("21,20,16,15,7,5,2,1.K.KQ.K97.Q9")
 FAST = AdviceSettings(inner=16, screen=4, keep=4, talon_inner=32, cell_width=1)
-ADVISE = Path(__file__).resolve().parents[1] / "tarock_solver" / "advise"
 
 
 def request(**kw) -> AdviceRequest:
@@ -75,47 +72,3 @@ def test_the_meta_holds_the_limit_of_the_run() -> None:
     assert timed.timed and timed.deadline(100.0) == 102.5
     assert not AdviceLimit(0.0, 10).timed and AdviceLimit(0.0, 10).deadline(1.0) is None
     assert math.isfinite(meta.seconds)
-
-
-def _imports(path: Path) -> set[str]:
-    """The sibling modules of the adviser's package a module imports (``from .x``)."""
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            if node.module:
-                out.add(node.module.split(".")[0])
-            else:
-                out.update(a.name for a in node.names)
-    return out
-
-
-def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """A cycle of ``graph`` (module → modules it imports), or None."""
-    state: dict[str, int] = {}
-    path: list[str] = []
-
-    def visit(m: str) -> list[str] | None:
-        state[m] = 1
-        path.append(m)
-        for n in sorted(graph.get(m, ())):
-            if state.get(n) == 1:
-                return path[path.index(n):] + [n]
-            if n not in state and (found := visit(n)):
-                return found
-        path.pop()
-        state[m] = 2
-        return None
-
-    for m in sorted(graph):
-        if m not in state and (found := visit(m)):
-            return found
-    return None
-
-
-def test_the_adviser_modules_import_one_another_without_a_cycle() -> None:
-    graph = {p.stem: _imports(p) for p in ADVISE.glob("*.py") if p.stem != "__init__"}
-    assert {"settings", "problem", "series", "schedule", "decision", "results"} <= set(graph)
-    assert graph["schedule"] >= {"series", "settings"}  # the scan sees the imports
-    assert _cycle(graph) is None, _cycle(graph)
-    # positive control: the cycle the package had (engine ↔ plan) is found
-    assert _cycle({**graph, "engine": {"plan"}, "plan": {"engine"}}) is not None

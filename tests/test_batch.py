@@ -390,7 +390,7 @@ def test_advise_mode_rows_equal_a_direct_advice(tmp_path):
 
     if "advise" not in available_modes():
         pytest.skip("the advise engine is not installed")
-    from tarock_solver.advise.adviser import AdviceRequest, advise
+    from tarock_solver.advise import AdviceRequest, advise
 
     path = tmp_path / "hands.jsonl"
     path.write_text('{"id":"h1","deal":"F:22,21,20,19,18,17,16,15,14,13,12,11,10,9,8,7.... '

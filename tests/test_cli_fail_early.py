@@ -411,7 +411,7 @@ def test_the_default_bench_estimate_is_what_the_readme_says():
 
 def test_commands_print_without_click_deprecation_warnings(capsys):
     """Printing asks sys.stdout for its encoding instead of wrapping it with click's
-    get_text_stream (whose use the issue counted 30 deprecation warnings of)."""
+    get_text_stream (whose use gave 30 deprecation warnings)."""
     import warnings
 
     with warnings.catch_warnings(record=True) as caught:

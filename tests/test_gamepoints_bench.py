@@ -1,6 +1,6 @@
 """`tarock bench --gamepoints`: the game-point / card-point cost ratio on the bench deals.
 
-Short positions (5 tricks) keep it fast; the numbers of the issue's bar come
+Short positions (5 tricks) keep it fast; the numbers of the bar come
 from full deals (``tarock bench --gamepoints``, see the module docstring of
 tarock_solver/bench/gamepoints.py).
 """

@@ -1,4 +1,4 @@
-"""The review engine (issue #18): per-card values against solve_position on the position
+"""The review engine: per-card values against solve_position on the position
 after each card, a constructed blunder found exactly, totals that add up, the exchange
 verdict and the JSON round trip."""
 

@@ -1,4 +1,4 @@
-"""Play records (issue #18): notation round trips, lenient input, and the refusal of every
+"""Play records: notation round trips, lenient input, and the refusal of every
 malformed record with the trick and the card named (no search runs here)."""
 
 from __future__ import annotations

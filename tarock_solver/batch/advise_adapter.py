@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..advise import report
-from ..advise.adviser import AdviceRequest, advise
+from ..advise import AdviceRequest, advise
+from ..advise.results import build_table
 from ..deal import PartialDeal
 from ..deal_files import DealRecord
 from ..rules import SEAT_NAMES
@@ -22,8 +22,8 @@ __all__ = ["analyse", "empty"]
 
 def empty(settings: BatchSettings) -> pd.DataFrame:
     """The advice table's schema with no rows."""
-    return report.build_table([], {"deal_id": "", "rules": settings.rules, "rule_options": "",
-                                   "seat": "F"}).iloc[:0]
+    return build_table([], {"deal_id": "", "rules": settings.rules, "rule_options": "",
+                            "seat": "F"}).iloc[:0]
 
 
 def analyse(record: DealRecord, settings: BatchSettings) -> pd.DataFrame:

@@ -8,12 +8,12 @@ evaluator's worlds, the exact worlds and the wall time.  Per hand: whether all
 seeds recommend the same contract (or every run flags the same pair as a close
 call), and whether the runs' answers admit one contract (:func:`consistent`).
 The summary gives the share of stable hands, the share of runs with SE ≤ 1
-card point and the largest wall time: the issue's bars; the share of hands
+card point and the largest wall time (the bars the bench checks); the share of hands
 whose runs agree; and :func:`se_calibration`, whether the SEs match how far
 the estimates move from seed to seed.
 
 The hands file is made by :func:`make_advise_hands` (seeded, documented in
-``data/advise_hands.md``); a test checks that the shipped copy is what the
+``data/advise_hands.md``); a test checks that the shipped file is what the
 function makes.
 """
 
@@ -236,7 +236,7 @@ def consistent(runs: list[dict[str, Any]]) -> bool:
     tentative) claims its contract; a close call, that the best is one of its pair; a
     tentative run claims nothing.  The runs agree when some contract is in every claim.
 
-    Weaker than :func:`_stable`, which the issue's bar counts: a hand whose true margin is
+    Weaker than :func:`_stable`, which the stability bar counts: a hand whose true margin is
     1–2.5 SE is flagged on some seeds and named firmly on others (unstable), but a run
     that names the other side as a close call does not contradict the firm ones."""
     claims = [{r["contract"]} if not r["close_call"] else {r["contract"], r["runner_up"]}
