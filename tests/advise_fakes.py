@@ -11,7 +11,14 @@ spawned worker processes can unpickle them.
 
 from __future__ import annotations
 
+from tarock_solver.advise import AdviceRequest, AdviceSettings
 from tarock_solver.cards import GROUP_MASKS, TAROCK_MASK, thirds_of
+from tarock_solver.notation import parse_hand
+
+DEMO = parse_hand("21,20,16,15,7,5,2,1.K.KQ.K97.Q9")
+#: Few inner worlds: the method, not the quality of the decision, is under test.
+# exact worlds solved exactly (cell width 1): the tests compare with plain exact means
+FAST = AdviceSettings(inner=16, screen=4, keep=4, talon_inner=32, cell_width=1)
 
 
 def fake_trick_points(positions):
@@ -60,3 +67,11 @@ def fake_game_net(request):
     bonus = 1000.0 if request.contract == "solo" else -1000.0
     return (bonus if pagat else -bonus / 2) + (request.hands[request.declarer]
                                                & TAROCK_MASK).bit_count()
+
+
+def request(**kw) -> AdviceRequest:
+    """The demo hand's request on the fake card-point solver, no time limit (deterministic)."""
+    base = dict(hand=DEMO, seat=0, samples=24, time_limit=None, seed=5,
+                solve_batch=fake_trick_points, settings=FAST)
+    base.update(kw)
+    return AdviceRequest(**base)

@@ -15,13 +15,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from advise_fakes import (
+    DEMO,
+    FAST,
     all_trick_points,
     fake_trick_points,
+    request,
     shifted_trick_points,
     zero_trick_points,
 )
 
-from tarock_solver.advise import AdviceRequest, AdviceSettings, advise
+from tarock_solver.advise import AdviceRequest, advise
 from tarock_solver.advise.cv import MIN_EXACT
 from tarock_solver.advise.decision import _paired, recommend
 from tarock_solver.advise.infoset import choose_exchange, inner_hands
@@ -37,18 +40,6 @@ from tarock_solver.rules import load_rules
 from tarock_solver.scoring import ScoreInput, score
 from tarock_solver.solver import cell_start
 from tarock_solver.talon import exchanges
-
-DEMO = parse_hand("21,20,16,15,7,5,2,1.K.KQ.K97.Q9")
-#: Few inner worlds: the method, not the quality of the decision, is under test.
-# exact worlds solved exactly (cell width 1): the tests compare with plain exact means
-FAST = AdviceSettings(inner=16, screen=4, keep=4, talon_inner=32, cell_width=1)
-
-
-def request(**kw) -> AdviceRequest:
-    base = dict(hand=DEMO, seat=0, samples=24, time_limit=None, seed=5,
-                solve_batch=fake_trick_points, settings=FAST)
-    base.update(kw)
-    return AdviceRequest(**base)
 
 
 def row(adv, contract: str, option: str = "plain"):

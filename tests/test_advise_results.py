@@ -7,21 +7,10 @@ import json
 import math
 from dataclasses import replace
 
-from advise_fakes import fake_trick_points, zero_trick_points
+from advise_fakes import FAST, request, zero_trick_points
 
-from tarock_solver.advise import AdviceLimit, AdviceRequest, AdviceSettings, advise
+from tarock_solver.advise import AdviceLimit, advise
 from tarock_solver.advise.results import Recommendation, RunMeta
-from tarock_solver.notation import parse_hand
-
-DEMO = parse_hand("21,20,16,15,7,5,2,1.K.KQ.K97.Q9")
-FAST = AdviceSettings(inner=16, screen=4, keep=4, talon_inner=32, cell_width=1)
-
-
-def request(**kw) -> AdviceRequest:
-    base = dict(hand=DEMO, seat=0, samples=24, time_limit=None, seed=5,
-                solve_batch=fake_trick_points, settings=FAST)
-    base.update(kw)
-    return AdviceRequest(**base)
 
 
 def test_a_bid_and_a_pass_have_their_json_keys_in_order() -> None:
