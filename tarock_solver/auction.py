@@ -1,27 +1,8 @@
 """The auction: validates calls and finds the declarer, contract and level (RULES.md 6).
 
-One engine serves every profile; its behaviour is driven by the option keys of RULES.md 12:
-
-* ``takeover_mode`` — ``lower_bid`` (Dummett's Lower, a contract of its own),
-  ``beck_once`` (one Unterer per deal against a Dreiblatt), ``loew_any`` (one Ablösung per
-  deal against any contract but Solo, with hold and one retake) or ``none``;
-* ``hold_rule`` — ``seniority`` (a senior may equal a junior's bid), ``takeover_only`` (only
-  the original bidder, in reply to a take-over) or ``none``;
-* ``solo_holdable`` — whether a Solo can be held under the seniority rule;
-* ``jump_bids`` — ``any`` or ``one_step`` (an overcall must be the next contract up; the
-  opening bid is free);
-* ``all_pass`` — what happens when nobody bids (``trischaken``, ``redeal`` or
-  ``graz_keep_talon``).
-
-Seats are 0, 1, 2 = F, M, R; F speaks first and seniority is F > M > R.  A pass (or an
-accept, the same call in the accept-style auctions) is final.  Turns go round in playing
-order, skipping players who are out and the player whose bid stands; the one exception is
-the original bidder's immediate reply to a take-over or retake.  The auction ends when only
-the holder of the standing bid is left, or when no other player can do more than drop out
-(a Solo that cannot be held).
-
-Before-talon announcements and auction contras are not calls of this engine: they are
-scenario inputs of the scorer and the solver (RULES.md 11).
+One engine, :class:`Auction`, serves every profile, driven by the option keys of
+RULES.md 12 (:class:`AuctionOptions`); :func:`run_auction` plays a list of calls and
+:class:`AuctionResult` says how it ended.
 """
 
 from __future__ import annotations
@@ -159,7 +140,20 @@ def _read_game_values(raw: Any) -> dict[str, int | None] | None:
 
 @dataclass(frozen=True)
 class AuctionOptions:
-    """The option keys the auction needs, read and checked once from a rules object."""
+    """The option keys the auction needs, read and checked once from a rules object.
+
+    * ``takeover_mode`` — ``lower_bid`` (Dummett's Lower, a contract of its own),
+      ``beck_once`` (one Unterer per deal against a Dreiblatt), ``loew_any`` (one
+      Ablösung per deal against any contract but Solo, with hold and one retake) or
+      ``none``;
+    * ``hold_rule`` — ``seniority`` (a senior may equal a junior's bid),
+      ``takeover_only`` (only the original bidder, in reply to a take-over) or ``none``;
+    * ``solo_holdable`` — whether a Solo can be held under the seniority rule;
+    * ``jump_bids`` — ``any`` or ``one_step`` (an overcall must be the next contract up;
+      the opening bid is free);
+    * ``all_pass`` — what happens when nobody bids (``trischaken``, ``redeal`` or
+      ``graz_keep_talon``).
+    """
 
     name: str
     takeover_mode: str
@@ -238,6 +232,15 @@ class Auction:
     ``game_values``, ``raised_game_values``).  :meth:`call` applies the next call and
     raises :class:`RulesError` for an illegal one; :attr:`result` is set once
     :attr:`is_over`.
+
+    Seats are 0, 1, 2 = F, M, R; F speaks first and seniority is F > M > R.  A pass
+    (or an accept, the same call in the accept-style auctions) is final.  Turns go
+    round in playing order, skipping players who are out and the player whose bid
+    stands; the one exception is the original bidder's immediate reply to a
+    take-over or retake.  The auction ends when only the holder of the standing bid
+    is left, or when no other player can do more than drop out (a Solo that cannot
+    be held).  Before-talon announcements and auction contras are not calls of this
+    engine: they are scenario inputs of the scorer and the solver (RULES.md 11).
     """
 
     def __init__(self, rules: Any) -> None:

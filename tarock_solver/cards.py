@@ -1,25 +1,11 @@
 """The 54-card tarock pack as bit positions of one ``uint64``.
 
-Layout (NOTATION.md section 1.1; the solver depends on it)::
-
-    index  0..21   T1 (Pagat) .. T21 (Mond), T22 (Sküs)
-    index 22..29   hearts    H4 H3 H2 HA HJ HC HQ HK
-    index 30..37   diamonds  D4 D3 D2 DA DJ DC DQ DK
-    index 38..45   spades    S7 S8 S9 S10 SJ SC SQ SK
-    index 46..53   clubs     C7 C8 C9 C10 CJ CC CQ CK
-
-Within the tarocks and within each suit a higher bit is a stronger card, so
-"the highest card of a group" is the highest set bit of ``hand & GROUP_MASK``.
-A hand is the OR of ``1 << index``.  Groups are numbered 0 = tarock,
-1 = hearts, 2 = diamonds, 3 = spades, 4 = clubs (canonical output order).
-
-Card values are kept as *nominal* values (5/4/3/2/1); a pile of n cards with
-nominal sum F is worth ``3F - 2n`` thirds (RULES.md 1.2).
-
-The names every layer shares are defined here once: the seats F, M, R, the birds, the
-canonical card ids and the printed card labels (``XXI``, ``♥K``), so that the game model
-(:mod:`tarock_solver.deal`) can name cards in its messages without importing the text
-formats of :mod:`tarock_solver.notation`.
+The index layout is NOTATION.md 1.1's (the solver depends on it): a higher bit is a
+stronger card within a group, so "the highest card of a group" is the highest set bit of
+``hand & GROUP_MASK``.  Card values are *nominal* (5/4/3/2/1; :func:`thirds_of` counts a
+pile in thirds).  The names every layer shares (seats, birds, card ids and labels) are
+defined here once, so that :mod:`tarock_solver.deal` can name cards without importing
+:mod:`tarock_solver.notation`.
 """
 
 from __future__ import annotations
@@ -34,6 +20,7 @@ N_CARDS = 54
 N_TAROCKS = 22
 N_GROUPS = 5
 
+#: Group numbers, in canonical output order.
 TAROCK, HEARTS, DIAMONDS, SPADES, CLUBS = range(5)
 GROUP_LETTERS = ("T", "H", "D", "S", "C")
 GROUP_NAMES = ("tarock", "hearts", "diamonds", "spades", "clubs")

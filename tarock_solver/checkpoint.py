@@ -1,28 +1,12 @@
 """Checkpoints of a resumable run: one file per finished chunk in ``OUT.parts/``, written atomically.
 
-Shared by the analyses that run in chunks (``tarock batch``, the evaluator's label runs); each
-stores its own payload per chunk, a plain dict.
+Shared by the analyses that run in chunks (``tarock batch``, the evaluator's label runs).
+Layout of ``OUT.parts/`` (:class:`Checkpoint`):
 
-Layout of ``OUT.parts/``:
-
-``manifest.json``
-    What the checkpoints belong to: a key hashed from the input file's bytes, the
-    settings that change the output, the chunk size and the program version.  A run
-    with another key refuses to touch the directory (``restart=True`` discards it).
-    The node budget is not part of the key; ``node_limits`` lists the budgets runs
-    have used here, so a run knows whether any chunk could have rows to solve again.
-``chunk-000042.pkl``
-    The payload of chunk 42 (for a batch run: rows as a pandas DataFrame, failed
-    records, timing, and the node budget its rows were solved with).  A chunk that a
-    later run computes again is replaced the same way.
-    Written to a temporary name, flushed to disk and renamed over the final name, so a
-    run killed at any moment — even by SIGKILL — leaves either the whole file or none.
-``.lock``
-    Held (``flock``) while a run writes here; the kernel drops it when the process
-    dies, so a killed run never leaves a stale lock behind.
-
-Pickle is used because it stores a DataFrame losslessly (dtypes, nulls, exact floats),
-which is what makes the merged output of a resumed run byte-identical.
+* ``manifest.json`` — the run's key (hashed from the input file's bytes, the settings
+  that change the output, the chunk size and the program version) and ``node_limits``;
+* ``chunk-000042.pkl`` — the payload of chunk 42, a plain dict of the analysis's own;
+* ``.lock`` — held (``flock``) while a run writes here.
 """
 
 from __future__ import annotations
@@ -207,6 +191,8 @@ class Checkpoint:
 
     @staticmethod
     def _acquire_lock(directory: Path, command: str) -> IO[bytes]:
+        # flock: the kernel drops the lock when the process dies, so a killed run never
+        # leaves a stale lock behind.
         handle = open(directory / _LOCK, "ab")  # noqa: SIM115 — held until close()
         try:
             import fcntl
@@ -266,7 +252,10 @@ class Checkpoint:
 
     def note_node_limit(self, node_limit: int | None) -> bool:
         """Record that this run uses ``node_limit``; True if an earlier run used a
-        smaller one (so checkpointed rows over budget may now be solvable)."""
+        smaller one (so checkpointed rows over budget may now be solvable).
+
+        The node budget is not part of the run's key; the manifest's ``node_limits``
+        lists the budgets runs have used here."""
         used = list(self.manifest.get("node_limits", []))
         # JSON has no infinity: None (no budget) is the largest budget of all.
         smaller = any(u is not None and (node_limit is None or u < node_limit) for u in used)
@@ -287,7 +276,16 @@ class Checkpoint:
         return {index for index, _ in self._chunk_files(self.directory)}
 
     def save(self, index: int, payload: dict[str, Any]) -> None:
-        """Store a finished chunk's payload (atomically), stamped with this run's key."""
+        """Store a finished chunk's payload (atomically), stamped with this run's key.
+
+        For a batch run the payload is the chunk's rows as a pandas DataFrame, failed
+        records, timing, and the node budget its rows were solved with.  Pickle stores a
+        DataFrame losslessly (dtypes, nulls, exact floats), which is what makes the
+        merged output of a resumed run byte-identical.  The file is written to a
+        temporary name, flushed to disk and renamed over the final name, so a run killed
+        at any moment (even by SIGKILL) leaves either the whole file or none; a chunk
+        that a later run computes again is replaced the same way.
+        """
         stamped = {**payload, "key": self.key, "index": index}
         atomic_write(self.chunk_path(index),
                      lambda h: pickle.dump(stamped, h, protocol=pickle.HIGHEST_PROTOCOL))

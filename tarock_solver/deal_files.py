@@ -1,25 +1,8 @@
 """Deal files: JSON Lines (``.jsonl``) and CSV (``.csv``), NOTATION 5.1 and 5.2.
 
-Reading
-    :func:`read_deals` picks the format from the file extension.  ``strict=True``
-    returns the records and raises :class:`FileFormatError` at the first bad record;
-    ``strict=False`` (batches) returns ``(records, errors)``: every bad record becomes
-    one :class:`FileFormatError` in ``errors`` and reading goes on.  Each error's
-    message starts with ``file:line`` and, if the record has one, ``(id "…")``, then
-    names every problem of the record (the bad token, seat, talon position).  The
-    error also carries ``path``, ``line``, ``record_id`` and ``messages`` attributes.
-    Problems with the file as a whole (cannot be opened, unknown extension, CSV
-    header, not UTF-8 in a CSV file) raise :class:`FileFormatError` in both modes.
-
-Warnings
-    go through the :mod:`warnings` module as :class:`~tarock_solver.deal.DealWarning`
-    (collect them with :func:`tarock_solver.deal.capture_warnings`): one per record
-    with a tarock-less hand, and one per file naming all unknown fields or columns.
-
-Writing
-    :func:`write_deals` writes canonical output: JSON Lines with ``deal`` strings (or
-    ``hands``/``talon`` arrays for records whose ``layout`` is ``"hands"``), CSV in the
-    one-string layout with optional ``rules``, ``seed`` and ``comment`` columns.
+:func:`read_deals` reads either format (strictly, or collecting one
+:class:`FileFormatError` per bad record for batches); :func:`write_deals` and
+:func:`dump_deals` write the canonical form.  Each record is a :class:`DealRecord`.
 """
 
 from __future__ import annotations
@@ -574,10 +557,22 @@ def read_deals(path: str | PathLike[str], *, strict: Literal[False]
 
 def read_deals(path: str | PathLike[str], *, strict: bool = True
                ) -> list[DealRecord] | tuple[list[DealRecord], list[FileFormatError]]:
-    """Read a ``.jsonl`` or ``.csv`` deal file (NOTATION 5.1, 5.2).
+    """Read a ``.jsonl`` or ``.csv`` deal file (NOTATION 5.1, 5.2); the format comes
+    from the file extension.
 
     ``strict=True``: the records, or :class:`FileFormatError` for the first bad record.
-    ``strict=False``: ``(records, errors)`` with one error per bad record, in file order.
+    ``strict=False`` (batches): ``(records, errors)`` with one error per bad record, in
+    file order, and reading goes on.  Each error's message starts with ``file:line``
+    and, if the record has one, ``(id "…")``, then names every problem of the record
+    (the bad token, seat, talon position); the error also carries ``path``, ``line``,
+    ``record_id`` and ``messages`` attributes.  Problems with the file as a whole
+    (cannot be opened, unknown extension, CSV header, not UTF-8 in a CSV file) raise
+    :class:`FileFormatError` in both modes.
+
+    Warnings go through the :mod:`warnings` module as
+    :class:`~tarock_solver.deal.DealWarning` (collect them with
+    :func:`tarock_solver.deal.capture_warnings`): one per record with a tarock-less
+    hand, and one per file naming all unknown fields or columns.
     """
     fmt = deal_file_format(path)
     try:
@@ -670,7 +665,12 @@ def dump_deals(records: Iterable[DealRecord], stream: IO[str], fmt: Literal["jso
 
 
 def write_deals(path: str | PathLike[str], records: Iterable[DealRecord]) -> None:
-    """Write a ``.jsonl`` or ``.csv`` deal file in canonical form (UTF-8, ``\\n`` line ends)."""
+    """Write a ``.jsonl`` or ``.csv`` deal file in canonical form (UTF-8, ``\\n`` line ends).
+
+    JSON Lines with ``deal`` strings (or ``hands``/``talon`` arrays for records whose
+    ``layout`` is ``"hands"``); CSV in the one-string layout with optional ``rules``,
+    ``seed`` and ``comment`` columns.
+    """
     fmt = deal_file_format(path)
     records = list(records)
     # Render first, so that a record the format cannot hold leaves no half-written file.

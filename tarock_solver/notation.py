@@ -1,24 +1,13 @@
 """Reading and writing cards, hands and deals (NOTATION.md sections 1-3 and 7).
 
-Lenient input, strict output: the readers accept every spelling of NOTATION 1.2/1.3,
-the writers produce exactly one canonical form, and reading a canonical string and
-writing it again gives the same string byte for byte.
-
-Errors are :class:`~tarock_solver.errors.NotationError` (the text cannot be read) or
-:class:`~tarock_solver.errors.DealError` (readable, but card counts or duplicates are
-wrong).  Every error raised here carries three extra attributes besides its message:
-
-* ``messages`` -- the individual problems, one string each, without the caret lines;
-* ``source`` -- the text that was being read (or ``None``);
-* ``spans`` -- ``(start, end)`` offsets of the bad tokens in ``source``.
-
-``str(err)`` is the problems joined by newlines, followed by ``source`` with carets
-under the bad tokens when their position is known, so a caller that just prints the
-error (as the CLI does) shows the caret too (:func:`tarock_solver.errors.make_error`).
-
-The deal classes come from :mod:`tarock_solver.deal`, which never imports this module.
-Card ids, labels and seat names are defined in :mod:`tarock_solver.cards` and
-re-exported here; :data:`EXAMPLE_DEALS` holds the worked examples of NOTATION 6.
+Lenient input, strict output: the readers accept every spelling of NOTATION 1.2/1.3, the
+writers produce one canonical form, and a canonical string read and written again is the
+same byte for byte.  Errors (:class:`~tarock_solver.errors.NotationError`: unreadable;
+:class:`~tarock_solver.errors.DealError`: wrong card counts or duplicates) carry
+``messages`` (one per problem), ``source`` (the text read, or None) and ``spans`` (the bad
+tokens' offsets), and ``str(err)`` puts carets under them (:func:`~.errors.make_error`).
+Card ids, labels and seats come from :mod:`tarock_solver.cards`; :data:`EXAMPLE_DEALS`
+holds NOTATION 6's worked examples.
 """
 
 from __future__ import annotations

@@ -1,29 +1,9 @@
 """The scoring calculator: one deal's outcome -> written amounts and zero-sum nets.
 
-RULES.md sections 5-8.  A deal is scored as a list of *items* (game,
-over/under points, targets, declarations, birds, Valat, hand bonuses).  Each
-item has a value, is multiplied by m where the rules say so and by its contra
-factor, and is written by its owner's side on success or by the other side on
-failure; "the defenders write X" means each defender writes the full X.  The
-nets are ``3·w_i − Σw`` (RULES.md 7).
-
-The input is a :class:`ScoreInput` (what happened), the output a
-:class:`ScoreResult` with itemised :class:`ScoreLine` rows.  Trischaken has its
-own function, :func:`score_trischaken`.
-
-Interpretations where RULES.md leaves a gap (documented, and chosen to be the
-least surprising):
-
-* ``valat=multiplier``: a made Valat multiplies the declarer's team items
-  (not his hand bonuses) by its value × contra; a failed announced Valat is
-  written by each defender as value × m × contra, as in ``fixed``.
-* ``graded_targets_cumulative``: the ladder is Absolut < Kramerpoi < Valat;
-  announcing a rung also announces every lower rung not yet announced, at
-  the same level.
-* A game that ends at the talon (``pre_no_cards_break=lose_game``) has no
-  card points: ``points`` is T − 1 and ``points_thirds``/``margin_thirds`` are None.
-* ``contra_binds_partner=false`` cannot be expressed in a written ledger
-  (the contra would bind one pair of players only), so a contra under it is refused.
+RULES.md sections 5-8: :func:`score` turns a :class:`ScoreInput` (what happened) into a
+:class:`ScoreResult` with itemised :class:`ScoreLine` rows; Trischaken has its own
+function, :func:`score_trischaken`.  Where RULES.md leaves a gap, the reading chosen is
+listed in RULES.md 11.
 """
 
 from __future__ import annotations
@@ -207,7 +187,11 @@ class ScoreLine:
 @dataclass(frozen=True)
 class ScoreResult:
     """A scored deal: per-seat written amounts and nets (F, M, R), the NOTATION 5.3
-    result columns, and the itemised lines that add up to ``written``."""
+    result columns, and the itemised lines that add up to ``written``.
+
+    A game that ends at the talon (``pre_no_cards_break=lose_game``) has no card
+    points: ``points`` is T − 1 and ``points_thirds``/``margin_thirds`` are None.
+    """
 
     written: tuple[int, int, int]
     nets: tuple[int, int, int]
@@ -763,7 +747,14 @@ class _Deal:
 
 
 def score(rules: Rules, inp: ScoreInput) -> ScoreResult:
-    """Score one deal (RULES.md 5-7): written amounts, nets and itemised lines."""
+    """Score one deal (RULES.md 5-7): written amounts, nets and itemised lines.
+
+    A deal is scored as a list of *items* (game, over/under points, targets,
+    declarations, birds, Valat, hand bonuses).  Each item has a value, is multiplied
+    by m where the rules say so and by its contra factor, and is written by its
+    owner's side on success or by the other side on failure; "the defenders write X"
+    means each defender writes the full X.  The nets are ``3·w_i − Σw`` (RULES.md 7).
+    """
     return _Deal(rules, inp).score()
 
 

@@ -1,30 +1,8 @@
 """Summaries of batch output for analysts (``tarock stats``).
 
-Results files (NOTATION.md 5.3, one row per deal × declarer × contract × option) are
-summarised per group — by default per contract and declarer seat — as:
-
-``rows``
-    number of rows (deal × declarer × option) in the group;
-``made_pct``
-    how often the game item succeeded, in percent;
-``points_mean``, ``points_p10`` … ``points_p90``
-    mean and quantiles of the declarer's rounded card points P;
-``net_mean``
-    mean of the declarer's zero-sum net game points (``net_declarer``);
-``valat_pct``
-    how often the declarer took every trick.
-
-Rows whose node budget ran out (``status`` ``over_budget``) hold bounds, not values;
-they are left out of every group (:func:`open_rows` counts them).
-
-The number of tarocks the declarer was dealt is not a results column; it comes from
-the deal file (:func:`tarocks_held`) and is joined on ``deal_id`` and ``declarer`` as
-the column ``tarocks``.  Advice output (NOTATION 5.3, "Advice output") is summarised
-per contract and seat with the mean win probability, net and card points instead.
-Review rows (``tarock batch --mode review``, one row per card played) are summarised per
-``role`` and ``seat`` (:func:`review_summary`): deals, cards, mistakes (loss > 0), the
-total loss and the loss per deal in card points (and game points), and the mean loss of
-the declarer's exchange in card points.
+:func:`summarise` groups a results, advice or review file (NOTATION.md 5.3 and 8.4) and
+computes each group's metrics; :func:`with_tarocks` joins the tarocks the declarer was
+dealt from the deal file; :func:`plot_summary` draws a summary.
 """
 
 from __future__ import annotations
@@ -200,11 +178,35 @@ def review_summary(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.D
 
 
 def summarise(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.DataFrame:
-    """One row per group of ``frame`` with the metrics of the module docstring.
+    """One row per group of ``frame`` with the metrics of its kind of file.
 
     ``by`` lists the grouping columns (default :func:`default_keys`); rows with a null
     in a grouping column form no group.  Groups are ordered by bid order of contracts,
     playing order of seats and value otherwise.
+
+    Results rows (NOTATION.md 5.3, one row per deal × declarer × contract × option):
+
+    ``rows``
+        number of rows (deal × declarer × option) in the group;
+    ``made_pct``
+        how often the game item succeeded, in percent;
+    ``points_mean``, ``points_p10`` … ``points_p90``
+        mean and quantiles of the declarer's rounded card points P;
+    ``net_mean``
+        mean of the declarer's zero-sum net game points (``net_declarer``);
+    ``valat_pct``
+        how often the declarer took every trick.
+
+    Rows whose node budget ran out (``status`` ``over_budget``) hold bounds, not
+    values; they are left out of every group (:func:`open_rows` counts them).  The
+    column ``tarocks`` (the tarocks the declarer was dealt) is not a results column:
+    :func:`with_tarocks` joins it from the deal file on ``deal_id`` and ``declarer``.
+    Advice rows (NOTATION 5.3, "Advice output") get the mean win probability, net and
+    card points per group instead; review rows (``tarock batch --mode review``, one row
+    per card played; grouped per ``role`` and ``seat`` by :func:`review_summary`) get
+    deals, cards, mistakes (loss > 0), the total loss and the loss per deal in card
+    points (and game points), and the mean loss of the declarer's exchange in card
+    points.
     """
     keys = list(by) if by else default_keys(frame)
     unknown = [k for k in keys if k not in frame.columns]

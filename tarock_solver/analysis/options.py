@@ -1,26 +1,10 @@
 """The declarer's play options and the search for the best of them.
 
-For a declarer and a contract every legal talon exchange is a *play option*: the
-declarer plays the hand he keeps, his discard already counts for him and the untaken
-talon for the defenders (RULES.md 4); in Solo the one option is the dealt hand and
-all six talon cards go to the defenders.  An option's total is
-
-    declarer thirds = discard thirds + 3 × (card points he takes in the 16 tricks)
-
-and the best option is the one with the largest total (on ties the first in search
-order).  The double-dummy table (:mod:`.ddtable`) and the review of an exchange
-(:mod:`tarock_solver.review.engine`) both search their options here.
-
-Search (:func:`best_play`).  All options share one transposition table.  They are
-visited in a heuristic order (:func:`order_options`, likely strong ones first).  The
-first is solved exactly; every later one first gets one null-window test "can it beat
-the best so far?" at the smallest trick-point target that would, and is solved exactly
-only if it can — alpha is raised by the best discard found so far.  An option is
-skipped outright when even every remaining point would not beat the best, and options
-that leave the declarer the same hand share their value.  ``raise_alpha=False`` solves
-every option exactly (the naive method, kept as the reference in tests).  A budget
-(nodes and/or seconds) stops the search early with the best option proven so far and
-bounds on the best total.
+For a declarer and a contract every legal talon exchange is a *play option*
+(:func:`play_options`; in Solo the one option is the dealt hand); :func:`best_play`
+finds the one with the largest total on one shared table.  The double-dummy table
+(:mod:`.ddtable`) and the review of an exchange (:mod:`tarock_solver.review.engine`)
+both search their options here.
 """
 
 from __future__ import annotations
@@ -65,7 +49,9 @@ class PlayOption:
     """One way for the declarer to start the play.
 
     ``hand`` is the hand he plays; ``base_thirds`` what is already in his pile (the
-    discard); ``exchange`` the talon exchange behind it, if any.
+    discard); ``exchange`` the talon exchange behind it, if any.  His discard counts
+    for him and the untaken talon for the defenders (RULES.md 4); in Solo all six
+    talon cards go to the defenders.
     """
 
     hand: int
@@ -127,12 +113,20 @@ def best_play(solver: CardPointSearch, options: Sequence[PlayOption], hands: Seq
               raise_alpha: bool = True) -> BestPlay:
     """The option with the largest declarer total, searched in the given order.
 
-    ``hands`` holds the defenders' hands (the declarer's entry is replaced by each
-    option's hand); play starts with a fresh trick led by ``leader``.  With
-    ``raise_alpha`` later options are tested against the best so far before any exact
-    solve (module docstring); without it every option is solved exactly.  Either way
-    the best is the first option, in order, with the largest total.  ``budget``
-    caps the nodes of the whole call.
+    An option's total is ``declarer thirds = discard thirds + 3 × (card points he
+    takes in the 16 tricks)``.  ``hands`` holds the defenders' hands (the declarer's
+    entry is replaced by each option's hand); play starts with a fresh trick led by
+    ``leader``.  All options share one transposition table.  The first is solved
+    exactly; with ``raise_alpha`` every later one first gets one null-window test
+    "can it beat the best so far?" at the smallest trick-point target that would, and
+    is solved exactly only if it can (alpha is raised by the best discard found so
+    far).  An option is skipped outright when even every remaining point would not
+    beat the best, and options that leave the declarer the same hand share their
+    value.  Without ``raise_alpha`` every option is solved exactly (the naive method,
+    kept as the reference in tests).  Either way the best is the first option, in
+    order, with the largest total.  ``budget`` (nodes and/or seconds) caps the whole
+    call: it stops the search early with the best option proven so far and bounds on
+    the best total.
     """
     base_hands = [int(h) for h in hands]
     if not options:

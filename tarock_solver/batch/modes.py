@@ -1,24 +1,10 @@
 """Analysis modes of a batch run: a mode turns one deal record into result rows.
 
-A mode is a plain function ``analyse(record, settings) -> pandas.DataFrame`` plus the
-empty frame of its schema (for chunks where every record failed); it is chosen by name,
-so only the name travels to the workers.  Each mode's code is an adapter module of its
-own (``table_adapter``, ``advise_adapter``, ``review_adapter``, sharing
-:mod:`.records`); this registry imports an adapter when its mode is first asked for.
-Modes:
-
-``table``
-    The double-dummy table of a complete deal (NOTATION 5.3 results schema): per
-    declarer × contract the best talon group and discard and the exact outcome.
-``advise``
-    Bidding advice (NOTATION 5.3 advice output) for one hand by sampling: for a record
-    with one known hand, that hand; for a complete deal, each declarer seat's hand as
-    if the rest were unknown.
-``review``
-    The review of a played deal (NOTATION 8; input: a file of play records, read by the
-    mode's own ``read``): one row per card with its double-dummy loss, and the exchange.
-
-A mode whose engine cannot be imported is left out of :func:`available_modes`.
+A :class:`Mode` is a plain function ``analyse(record, settings) -> pandas.DataFrame`` plus
+the empty frame of its schema (for chunks where every record failed).  This registry
+names the modes ``table``, ``advise`` and ``review`` (only the name travels to the
+workers) and imports a mode's adapter module when the mode is first asked for; a mode
+whose engine cannot be imported is left out of :func:`available_modes`.
 """
 
 from __future__ import annotations
@@ -41,6 +27,9 @@ __all__ = ["Mode", "available_modes", "check_settings", "get_mode", "register_mo
 @dataclass(frozen=True)
 class Mode:
     """A named analysis: ``analyse`` gives a record's rows, ``empty`` the schema.
+
+    Each mode's code is an adapter module of its own (``table_adapter``,
+    ``advise_adapter``, ``review_adapter``, sharing :mod:`.records`).
 
     ``resolve``, for modes whose rows can stop at a node budget, solves given rows
     ``(declarer, contract)`` of a record again (``None``: the mode has no such rows).
@@ -115,7 +104,9 @@ def check_settings(settings: BatchSettings) -> BatchSettings:
 
 
 # ---------------------------------------------------------------------------
-# table: the double-dummy table (tarock_solver.analysis)
+# table: the double-dummy table (tarock_solver.analysis) of a complete deal (NOTATION 5.3
+# results schema): per declarer × contract the best talon group and discard and the exact
+# outcome.
 # ---------------------------------------------------------------------------
 
 
@@ -127,7 +118,9 @@ def _table_mode() -> Mode:
 
 
 # ---------------------------------------------------------------------------
-# advise: sampled bidding advice (tarock_solver.advise)
+# advise: sampled bidding advice (tarock_solver.advise; NOTATION 5.3 advice output) for one
+# hand: for a record with one known hand, that hand; for a complete deal, each declarer
+# seat's hand as if the rest were unknown.
 # ---------------------------------------------------------------------------
 
 
@@ -139,7 +132,9 @@ def _advise_mode() -> Mode:
 
 
 # ---------------------------------------------------------------------------
-# review: the double-dummy cost of every card of a played deal (tarock_solver.review)
+# review: the double-dummy cost of every card of a played deal (tarock_solver.review;
+# NOTATION 8; input: a file of play records, read by the mode's own ``read``): one row per
+# card with its double-dummy loss, and the exchange.
 # ---------------------------------------------------------------------------
 
 

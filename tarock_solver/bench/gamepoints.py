@@ -1,29 +1,9 @@
 """What a game-point solve costs next to the card-point solve of the same deal.
 
-Behind ``tarock bench --gamepoints``.  For every benchmark position (deal i,
-declarer seat ``i % 3``, F leading; see :mod:`.positions`) the declarer
-announces one bird: the first of Pagat, Uhu, Kakadu he holds (RULES.md 4;
-only the holder may announce it).  The contract is a Solo (no talon, so the
-position is the deal itself) at the after-talon level; the rule profile is
-the run's ``--rules``.  Each position is solved twice in one run, each time
-from an empty transposition table of the same number of rows (2**21, the
-card-point solver's default):
-
-* the card-point solve: :meth:`~tarock_solver.solver.CardPointSearch.value` (exact card points);
-* the game-point solve: :func:`~tarock_solver.solver.solve_game_points`
-  (the score-sheet value and its principal variation; the payoff tables are
-  built inside the timing).
-
-The ratio of the two times is reported per position and as a median over the
-positions (the target: at most 4).  Positions where the declarer holds
-no bird are skipped and counted.  A game-point solve over the node budget
-counts as an infinite ratio (it is not left out: that would flatter the
-median); a position whose card-point solve is over budget has no ratio.
-
-Full deals (16 tricks) are the default.  Shorter positions come from the
-same seeded play-outs; their earlier tricks are not scored, so the
-declarer's pile outside the play is set to leave the game open: 35 points
-minus half the points still to play (never below 0).
+Behind ``tarock bench --gamepoints``: :func:`run_gamepoint_bench` solves every benchmark
+position (full deals by default) both ways, a Solo with one bird announced, and reports
+the ratio of the two times against :data:`RATIO_BAR`; :func:`format_gamepoint_report`
+prints it.
 """
 
 from __future__ import annotations
@@ -65,7 +45,8 @@ class GamePointBenchConfig:
 
 def pick_bird(rules: Rules, pos: BenchPosition) -> str | None:
     """The bird the declarer announces: the first of Pagat, Uhu, Kakadu he holds
-    that the profile lets him announce in a Solo (None: he holds none)."""
+    that the profile lets him announce in a Solo (None: he holds none; RULES.md 4:
+    only the holder may announce it)."""
     for bird in BIRD_KEYS:
         if pos.hands[pos.declarer] >> BIRD_CARD[bird] & 1 and \
                 "after" in rules.announcement_levels(bird):
@@ -74,7 +55,12 @@ def pick_bird(rules: Rules, pos: BenchPosition) -> str | None:
 
 
 def _base_thirds(pos: BenchPosition) -> int:
-    """The declarer's pile outside the play (see the module docstring), in thirds."""
+    """The declarer's pile outside the play, in thirds: 0 on a full deal.
+
+    Shorter positions come from the same seeded play-outs; their earlier tricks are
+    not scored, so the pile is set to leave the game open: 35 points minus half the
+    points still to play (never below 0).
+    """
     if pos.tricks == 16:
         return 0
     from ..cards import thirds_of
@@ -117,7 +103,22 @@ def _one(rules: Rules, pos: BenchPosition, bird: str, config: GamePointBenchConf
 
 def run_gamepoint_bench(config: GamePointBenchConfig,
                         step: Callable[[], None] | None = None) -> dict[str, Any]:
-    """Solve every position both ways; the rows and a summary per tricks level."""
+    """Solve every position both ways; the rows and a summary per tricks level.
+
+    Each benchmark position (deal i, declarer seat ``i % 3``, F leading; see
+    :mod:`.positions`) is a Solo (no talon, so the position is the deal itself) in
+    which the declarer announces one bird at the after-talon level
+    (:func:`pick_bird`), under the run's ``--rules``.  It is solved twice, each time
+    from an empty table of the same number of rows (``tt_bits``):
+    :meth:`~tarock_solver.solver.CardPointSearch.value` (exact card points) and
+    :func:`~tarock_solver.solver.solve_game_points` (the score-sheet value and its
+    principal variation; the payoff tables are built inside the timing).  The ratio
+    of the two times is reported per position and as a median per tricks level.
+    Positions where the declarer holds no bird are skipped and counted.  A
+    game-point solve over the node budget counts as an infinite ratio (leaving it
+    out would flatter the median); a position whose card-point solve is over budget
+    has no ratio.
+    """
     from ..solver import CardPointSearch, Position, solve_game_points
 
     rules = load_rules(config.rules, config.rule_options)

@@ -1,36 +1,9 @@
 """Features of a position for the evaluator: suit-symmetric by construction.
 
-The solver treats the four suits alike (each holds values 5, 4, 3, 2, 1, 1, 1, 1 in
-rank order, and the index layout puts them in rank order), so permuting the suits
-— the same permutation in all three hands — leaves the double-dummy value
-unchanged.  The features are built to be *exactly* invariant under such a
-permutation: each suit is encoded as a block, and the four blocks are sorted by a
-key computed from the block itself (the declarer's length in the suit, then the
-ownership pattern), so a permuted position yields the identical feature vector.
-
-Seats are relative to the declarer: owner 1 = the declarer, 2 = the defender who
-plays after him, 3 = the defender before him, 0 = out of play (played, in the
-discard or the untaken talon).  The leader is one-hot relative to the declarer.
-
-Every feature is a small dyadic fraction (one-hots, and counts over 4, 8, 16 or
-64), exact in float64.
-
-The module holds two implementations of the same matrix: :func:`features`, a
-numba kernel that works one row at a time (the one callers use),
-and :func:`features_reference`, the vectorised numpy version that specifies it;
-the two agree bit for bit.
-
-Layout (``N_FEATURES`` columns):
-
-* 3 seats × 22 tarocks, held or not (66; all three zero = out of play)
-* 3 seats × 4 sorted suit blocks × 8 ranks, held or not (96)
-* leader relative to the declarer, one-hot (3)
-* cards per hand, one-hot 1..16 (16)
-* per relative seat (3 × 8): tarocks/16, nominal points/64, voids/4, Kings/4,
-  Trull cards/4, top-remaining-tarock run/16, share of the top 3 / top 6
-  remaining tarocks (count/4, count/8)
-* per seat × sorted suit (3 × 4 × 2): length/8, nominal points/16
-* card points still in play (nominal − 2 per trick) / 64 (1)
+Two implementations of the same matrix (``N_FEATURES`` columns; layout and invariance in
+:func:`features_reference`): :func:`features`, a numba kernel that works one row at a
+time (the one callers use), and :func:`features_reference`, the vectorised numpy version
+that specifies it; the two agree bit for bit.
 """
 
 from __future__ import annotations
@@ -84,6 +57,27 @@ def features_reference(hands: np.ndarray, leaders: np.ndarray, declarers: np.nda
     ``out`` (optional, float64 (N, N_FEATURES)) is filled and returned instead of a
     new array: reusing one buffer across blocks saves the page faults of a fresh
     multi-megabyte allocation per block.
+
+    The solver treats the four suits alike (each holds values 5, 4, 3, 2, 1, 1, 1, 1
+    in rank order, and the index layout puts them in rank order), so permuting the
+    suits (the same permutation in all three hands) leaves the double-dummy value
+    unchanged.  The features are *exactly* invariant under such a permutation: each
+    suit is encoded as a block, and the four blocks are sorted by a key computed from
+    the block itself (the declarer's length in the suit, then the ownership pattern).
+    Seats are relative to the declarer: owner 1 = the declarer, 2 = the defender who
+    plays after him, 3 = the defender before him, 0 = out of play (played, in the
+    discard or the untaken talon).  Every feature is a small dyadic fraction
+    (one-hots, and counts over 4, 8, 16 or 64), exact in float64.  Layout:
+
+    * 3 seats × 22 tarocks, held or not (66; all three zero = out of play)
+    * 3 seats × 4 sorted suit blocks × 8 ranks, held or not (96)
+    * leader relative to the declarer, one-hot (3)
+    * cards per hand, one-hot 1..16 (16)
+    * per relative seat (3 × 8): tarocks/16, nominal points/64, voids/4, Kings/4,
+      Trull cards/4, top-remaining-tarock run/16, share of the top 3 / top 6
+      remaining tarocks (count/4, count/8)
+    * per seat × sorted suit (3 × 4 × 2): length/8, nominal points/16
+    * card points still in play (nominal − 2 per trick) / 64 (1)
     """
     h = np.ascontiguousarray(hands, dtype=np.uint64)
     n = len(h)
@@ -155,7 +149,7 @@ def features_reference(hands: np.ndarray, leaders: np.ndarray, declarers: np.nda
     return out
 
 
-# Column offsets of the layout (see the module docstring).
+# Column offsets of the layout (see features_reference).
 _C_SUITS = 66
 _C_LEAD = N_ONEHOT
 _C_CARDS = _C_LEAD + 3

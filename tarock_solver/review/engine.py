@@ -1,34 +1,9 @@
 """The analysis of a played deal: the double-dummy value and the loss of every card.
 
-For every card of a checked record (:class:`~.record.PlayLine`) the position where it
-was played is searched once with :meth:`CardPointSearch.card_values`: the value of
-every legal card of the player to move, equivalent cards searched once, on one table
-that carries over from card to card (each position lies on the line of the previous
-one, so most of its subtrees are already in the table).
-
-Units.  A search value is the declarer's *future* card points (whole points: nominal
-sum − 2 per trick, the current trick included).  The declarer's total is
-
-    declarer thirds = discard thirds + 3 × (points of the tricks he has won + value)
-
-the quantity ``tarock solve`` reports (``declarer_thirds``, rounded ``P``).  The loss of
-a card is, from the side of the player who played it, the best legal card's value
-minus the played card's value: whole card points, never negative (the declarer
-maximises, the defenders minimise).  With game points on (the record announces
-something, or ``game_points=True``), the same is done for the declarer's net game
-points (:class:`GamePointSearch` with the record's announcements), and the loss in
-game points is reported beside the loss in card points.
-
-The exchange is judged on the same deal: the chosen talon group and discard against
-the best exchange of the contract (:func:`~tarock_solver.analysis.options.best_play`,
-the chosen exchange searched first so that its value is the bar the others must beat).
-
-A ``budget`` caps each search; a card whose values it does not settle gets bounds and
-no verdict (``loss`` None) — never a midpoint.
-
-:func:`estimate_line` is the instant first view: the learned evaluator's estimate of
-the declarer's total at every trick start of the played line, in microseconds, while
-the exact review takes seconds.  It judges nothing; the verdicts are exact.
+:func:`review` / :func:`review_line` search every card's position of a checked record
+(:class:`CardVerdict`, in card points and, with game points on, net game points) and
+judge the exchange (:func:`judge_exchange`); :func:`estimate_line` is the learned
+evaluator's instant first view of the same line, which judges nothing.
 """
 
 from __future__ import annotations
@@ -209,6 +184,10 @@ def judge_exchange(line: PlayLine, rules: Rules, search: CardPointSearch,
                    ) -> ExchangeVerdict | None:
     """The exchange of ``line`` against the best exchange of its contract (None in Solo).
 
+    The chosen talon group and discard are judged on the same deal against
+    :func:`~tarock_solver.analysis.options.best_play`, the chosen exchange searched
+    first so that its value is the bar the others must beat.
+
     ``chosen_value`` is the chosen exchange's play value (future points at trick 1),
     when already known: it is then the first option's value, found in the table.
     Exchanges are compared in card points with no bird kept back, as ``tarock solve``'s
@@ -247,7 +226,23 @@ def review_line(line: PlayLine, rules: Rules, *, search: CardPointSearch | None 
                 budget: Budget | None = None, game_points: bool | None = None,
                 exchange: bool = True,
                 progress: Callable[[int, int], None] | None = None) -> Review:
-    """Review a checked record (module docstring).
+    """Review a checked record: the value of every card's position and the loss of every card.
+
+    The position where each card was played is searched once with
+    :meth:`CardPointSearch.card_values`: the value of every legal card of the player
+    to move, equivalent cards searched once, on one table that carries over from card
+    to card (each position lies on the line of the previous one, so most of its
+    subtrees are already in the table).  A search value is the declarer's *future*
+    card points (whole points: nominal sum − 2 per trick, the current trick
+    included); his total is ``declarer thirds = discard thirds + 3 × (points of the
+    tricks he has won + value)``, the quantity ``tarock solve`` reports
+    (``declarer_thirds``, rounded ``P``).  The loss of a card is, from the side of
+    the player who played it, the best legal card's value minus the played card's
+    value: whole card points, never negative (the declarer maximises, the defenders
+    minimise).  With game points on, the same is done for the declarer's net game
+    points (:class:`GamePointSearch` with the record's announcements), reported
+    beside the loss in card points.  A card whose values the budget does not settle
+    gets bounds and no verdict (``loss`` None), never a midpoint.
 
     ``search`` supplies the card-point table (reuse one across records: entries are
     keyed on the whole position); ``budget`` caps each position's search;

@@ -1,28 +1,10 @@
-"""Play-record notation (NOTATION.md section 8): lenient in, canonical out.
+"""Play-record notation (NOTATION.md section 8.1): lenient in, canonical out.
 
-A record is a list of ``key: value`` fields, one per line or separated by ``;``::
-
-    id: club-night-3
-    deal: F:21,20,16,15,7,5,2,1.K.KQ.K97.Q9 13,3.JA2.CJA24.QCJT.CJ 22,…/T12,T19,T10,CK,C10,HC
-    declarer: F
-    contract: three
-    talon: 4-6
-    discard: S9 S7 C9
-    announce: pagat
-    play:
-    1. F: T21 T13 T22
-    2. R: …
-
-The ``play`` value may go on over the following lines.  Cards take every spelling of
-NOTATION 1.2; tricks are separated by ``|``, by new lines, or not at all (the cards are
-then taken three by three); a trick may start with its number (``3.``) and with the seat
-that leads it (``R:``), which is checked against the play.  :func:`format_record` writes
-the one canonical form; :func:`format_play` the one-line play string of the JSON and CSV
-files (``F: T21 T13 T22 | R: …``).
-
-Every problem of a record's text is reported at once in one :class:`PlayRecordError`,
-naming the field, the trick and the token; the rules of play are checked afterwards
-(:func:`~.record.check_record`).
+:func:`parse_record` reads a record's ``key: value`` fields in every spelling NOTATION
+allows and reports every problem of the text at once in one :class:`PlayRecordError`
+(naming the field, the trick and the token); the rules of play are checked afterwards
+(:func:`~.record.check_record`).  :func:`format_record` writes the one canonical form,
+:func:`format_play` the one-line play string of the JSON and CSV files.
 """
 
 from __future__ import annotations
@@ -238,8 +220,12 @@ def _segments(text: str) -> list[str]:
 def parse_play(value: str | Iterable[Any]) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
     """(cards in play order, the leader the record names per trick or None).
 
-    ``value`` is the play text (module docstring) or a list of tricks (each a string or
-    a list of card tokens).  Every bad token is reported with its trick.
+    ``value`` is the play text (NOTATION.md 8.1) or a list of tricks (each a string or
+    a list of card tokens).  Cards take every spelling of NOTATION 1.2; tricks are
+    separated by ``|``, by new lines, or not at all (the cards are then taken three by
+    three); a trick may start with its number (``3.``) and with the seat that leads it
+    (``R:``), which is checked against the play.  Every bad token is reported with its
+    trick.
     """
     if isinstance(value, str):
         segments = _segments(value)
@@ -462,7 +448,10 @@ def record_from_fields(fields: Mapping[str, Any], *, problems: list[str] | None 
 
 
 def parse_record(text: str) -> PlayRecord:
-    """Read a record in the text notation (module docstring); lenient.
+    """Read a record in the text notation (NOTATION.md 8.1); lenient.
+
+    A record is a list of ``key: value`` fields, one per line or separated by ``;``;
+    the ``play`` value may go on over the following lines (:func:`parse_play`).
 
     Raises :class:`PlayRecordError` naming every problem of the text.  The rules of
     play are not checked here (:func:`~.record.check_record`).

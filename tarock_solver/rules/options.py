@@ -1,26 +1,10 @@
 """Every option key of RULES.md section 12: its value type, allowed values and text form.
 
-The table :data:`OPTION_SPECS` is the single source of truth for what a key
-accepts.  Each spec turns the text a user types after ``--opt KEY=`` into a
-typed Python value, and formats a value back into the one canonical text that
-result files carry in ``rule_options`` (NOTATION.md 5.3).  Per-profile
-defaults live in :mod:`.profiles`, written in this same text form.
-
-Typed values, as the :class:`~tarock_solver.rules.Rules` attributes carry them:
-
-* bool keys -> ``bool``; choice keys -> ``str``; integer keys -> ``int``;
-* ``game_values`` / ``multipliers`` -> 5-tuple over (three, lower, two, one,
-  solo), ``None`` for a contract the profile lacks; text ``3,-,3,3,3``;
-* ``raised_game_values`` -> ``(taken, held/retaken)``; text ``4,5``;
-* ``birds`` -> 3-tuple over (pagat, uhu, kakadu) of ``(silent, after, before)``
-  triples or ``None`` for a bird the profile lacks; text ``5/10/20,5/10/20,-``;
-* ``hand_bonuses`` -> 3-tuple over (trull, koepfe, kings); text ``3,1,3``;
-* ``no_trull_no_kings`` -> ``((after, before), (after, before))``; text ``10/20,10/20``;
-* ``valat`` -> :class:`ValatRule`; text ``none``, ``fixed:12/24/48`` or
-  ``multiplier:12/24/48`` (silent/after/before);
-* ``contra_step_before`` -> ``4``, ``2`` or ``None`` for ``forbidden``.
-
-A profile value of "—" (the key does not apply) is ``None``.
+The table :data:`OPTION_SPECS` is the single source of truth for what a key accepts:
+each spec turns the text a user types after ``--opt KEY=`` into a typed value, and
+formats a value back into the one canonical text that result files carry in
+``rule_options`` (NOTATION.md 5.3).  Per-profile defaults live in :mod:`.profiles`,
+written in this same text form.
 """
 
 from __future__ import annotations
@@ -242,6 +226,19 @@ def _parse_mondfang(text: str) -> str:
 
 
 # ----------------------------------------------------------------- the table
+# Typed values, as the Rules attributes carry them (a profile value of "—", the key
+# does not apply, is None):
+# * bool keys -> bool; choice keys -> str; integer keys -> int;
+# * game_values / multipliers -> 5-tuple over (three, lower, two, one, solo), None for
+#   a contract the profile lacks; text ``3,-,3,3,3``;
+# * raised_game_values -> (taken, held/retaken); text ``4,5``;
+# * birds -> 3-tuple over (pagat, uhu, kakadu) of (silent, after, before) triples or
+#   None for a bird the profile lacks; text ``5/10/20,5/10/20,-``;
+# * hand_bonuses -> 3-tuple over (trull, koepfe, kings); text ``3,1,3``;
+# * no_trull_no_kings -> ((after, before), (after, before)); text ``10/20,10/20``;
+# * valat -> ValatRule; text ``none``, ``fixed:12/24/48`` or ``multiplier:12/24/48``
+#   (silent/after/before);
+# * contra_step_before -> 4, 2 or None for ``forbidden``.
 
 OPTION_SPECS: dict[str, OptionSpec] = {s.key: s for s in (
     _ints_spec("game_values", CONTRACT_KEYS, "3,4,3,3,3",

@@ -1,23 +1,8 @@
 """The double-dummy game-point value of a position: what is written on the score sheet.
 
-:func:`solve_game_points` builds the position's :class:`~.payoff.Payoff`,
-finds the declarer's zero-sum net under double-dummy play by a binary search
-over the payoff's breakpoints (null-window tests of
-the game-point kernel sharing one transposition table), and follows the
-optimal line to report its breakdown: card points, birds, Valat and each
-player's written amount.
-
-A position is the end of a 16-trick deal: the trick number is 17 minus the
-cards of the leader (the trick in progress counted), so birds and Valat are
-judged in the right tricks.
-
-Speed: the kernel is the card-point kernel's search extended by the payoff
-flags (one search loop for both objectives); the breakpoint tests share one table, and
-a test's fail-soft margin settles neighbouring breakpoints without a search.
-Building the payoff tables (one scorer call per outcome and card-point
-total, ~2,000-4,000 calls on a whole deal) costs 0.1-0.5 s.  Measured with
-``tarock bench --gamepoints`` (a Solo with one bird announced against the
-card-point solve of the same position): see that command's report.
+:func:`solve_game_points` and :class:`GamePointSearch` (the declarer's zero-sum net
+with one optimal line's breakdown, :class:`GamePointResult`); :func:`deal_game_points`
+and :func:`best_announcements` for whole deals.  The kernel: :mod:`._kernels.gamepoint`.
 """
 
 from __future__ import annotations
@@ -101,6 +86,16 @@ def solve_game_points(hands: Sequence[int], leader: int, declarer: int, *, rules
                       tt_bits: int | None = None,
                       budget: Budget | None = None) -> SearchResult:
     """The declarer's double-dummy net game points of a position, with its breakdown.
+
+    Builds the position's :class:`~.payoff.Payoff`, finds the net by a binary search
+    over the payoff's breakpoints (null-window tests of the game-point kernel sharing
+    one table; a test's fail-soft margin settles neighbouring breakpoints without a
+    search), and follows the optimal line to report card points, birds, Valat and
+    each player's written amount.  The position is the end of a 16-trick deal (the
+    trick number is 17 minus the leader's cards, the trick in progress counted), so
+    birds and Valat are judged in the right tricks.  Building the payoff tables (one
+    scorer call per outcome and card-point total, ~2,000-4,000 on a whole deal)
+    costs 0.1-0.5 s; ``tarock bench --gamepoints`` measures the whole solve.
 
     ``discard_thirds`` is the declarer's discard (0 in a Solo) and
     ``taken_thirds`` the tricks he has already won, both in thirds.

@@ -1,32 +1,8 @@
 """The payoff model of the game-point solver: a final outcome -> the declarer's net.
 
-The score sheet (RULES.md 5-7) depends on the play only through a small
-*final outcome*: the declarer's card points, for each bird card whether it
-was played to its own trick and who won that trick, and whether the
-declarer won every trick (Valat).  Everything else — contract, level,
-announcements, contras, hands for hand bonuses, the discard — is a constant
-of the deal.  :class:`Payoff` fixes those constants once and maps every
-outcome to the declarer's zero-sum net by calling
-:func:`tarock_solver.scoring.score`, so the solver and the score sheet can
-never disagree.
-
-Outcome encoding shared with :mod:`.payoff_kernel` (7 bits, ``flags``):
-
-* bits ``2b, 2b+1`` (b = 0 Pagat, 1 Uhu, 2 Kakadu): :data:`BIRD_NOT_IN_TRICK`
-  (not played to its trick, or not tracked), :data:`BIRD_WON` (won its trick
-  for the holder), :data:`BIRD_LOST` (captured by the other side),
-  :data:`BIRD_PARTNER` (a defender's bird captured by his partner);
-* bit 6, :data:`FLAG_LOST_TRICK`: the declarer has lost a trick (no Valat).
-
-Card points are counted as *future points* ``F``: the whole points of the
-tricks still to be played (the trick in progress included) that the
-declarer wins.  The declarer's final pile is ``base_thirds + 3·F`` thirds.
-
-For a fixed outcome the net never decreases when the declarer takes more
-points (game, over/under points and targets are all monotone in P), so the
-goal "net ≥ X" is, per outcome, "F ≥ threshold".  :meth:`Payoff.thresholds`
-gives these thresholds for every breakpoint X, which is all the kernel
-needs.
+:class:`Payoff` maps every final outcome of a position (its card points and the
+``flags`` below) to the declarer's net through :func:`tarock_solver.scoring.score`, and
+gives the game-point kernel its per-goal thresholds; :func:`make_payoff` builds one.
 """
 
 from __future__ import annotations
@@ -48,6 +24,11 @@ __all__ = [
     "IMPOSSIBLE", "N_BOUND_COLUMNS", "N_FLAGS", "Payoff", "bird_code", "bird_code_of", "make_payoff",
 ]
 
+# The final outcome's ``flags`` (7 bits), shared with :mod:`.payoff_kernel`:
+# * bits ``2b, 2b+1`` (b = 0 Pagat, 1 Uhu, 2 Kakadu): BIRD_NOT_IN_TRICK (not played to
+#   its trick, or not tracked), BIRD_WON (won its trick for the holder), BIRD_LOST
+#   (captured by the other side), BIRD_PARTNER (a defender's bird captured by his partner);
+# * bit 6, FLAG_LOST_TRICK: the declarer has lost a trick (no Valat).
 BIRD_NOT_IN_TRICK, BIRD_WON, BIRD_LOST, BIRD_PARTNER = 0, 1, 2, 3
 FLAG_LOST_TRICK = 64
 #: Number of distinct flag values (the thresholds table has this many columns).
@@ -75,6 +56,16 @@ def bird_code_of(flags: int, bird_index: int) -> int:
 @dataclass(frozen=True)
 class Payoff:
     """The declarer's net for every final outcome of one position.
+
+    The score sheet (RULES.md 5-7) depends on the play only through the final
+    outcome: the declarer's card points, for each bird card whether it was played to
+    its own trick and who won that trick, and whether the declarer won every trick
+    (Valat).  Everything else (contract, level, announcements, contras, hands for
+    hand bonuses, the discard) is a constant of the deal, fixed here once; every
+    outcome is scored by :func:`tarock_solver.scoring.score`, so the solver and the
+    score sheet never disagree.  Card points are counted as *future points* F: the
+    whole points of the tricks still to be played (the trick in progress included)
+    that the declarer wins; his final pile is ``base_thirds + 3·F`` thirds.
 
     ``template`` holds the constants of the deal (its ``declarer_thirds``,
     ``birds`` and ``valat`` are filled per outcome).  ``live`` maps each bird
@@ -204,6 +195,11 @@ class Payoff:
 
     def thresholds(self) -> np.ndarray:
         """``T[k, flags]``: the fewest future points giving net ≥ ``goals()[k]``.
+
+        For fixed flags the net never decreases as the declarer takes more points
+        (game, over/under points and targets are all monotone in P), so the goal
+        "net ≥ X" is, per outcome, "F ≥ threshold": these thresholds are all the
+        kernel needs.
 
         :data:`IMPOSSIBLE` where the outcome never reaches the goal (and for
         flag values that cannot occur).  Impossible points (``None`` in

@@ -1,46 +1,10 @@
 """Exact double-dummy labels for the evaluator: a seeded, resumable generator.
 
 ``python -m tarock_solver.training.labels --seed S --count N --kind KIND --out FILE.npz``
-draws positions ``start … start+N-1`` of :func:`.positions.sample_position` and
-solves every one exactly (no node budget: a position is never dropped or stored
-as a midpoint, however long it takes).  Work is done in chunks of
-``--chunk-size`` positions; each finished chunk is a checkpoint
-(:class:`tarock_solver.checkpoint.Checkpoint`: manifest, lock, atomic rename), so a
-killed run loses at most the chunk in progress and the same command continues
-where it stopped.  The checkpoints live outside the output's folder
-(:func:`checkpoint_dir`: the user's cache folder, or ``--work-dir``); when every
-chunk is done they are compacted into ``FILE.npz`` and removed.  ``--count`` is not
-part of the checkpoint key: a later run with a larger count reuses every finished
-chunk, and the rows of an existing ``FILE.npz`` of the same run count as finished
-chunks too (so a committed label file is extended, not recomputed).
-
-Each position is solved by its own one-thread ``solve_many`` call with a fresh
-transposition table (the positions are unrelated deals, so a shared table would
-buy little), so its value *and* node count depend only on the position and the
-table size: the output of a resumed run is byte-identical to that of an
-uninterrupted one.  Wall-clock
-seconds per position are not reproducible, so they go to a sidecar
-``FILE.timing.npz`` (``index``, ``seconds``) instead of the data file.
-
-The data file is an ``.npz`` (written with fixed zip timestamps, hence
-byte-reproducible) with one row per position:
-
-``hands`` uint64 (N, 3) masks of F, M, R · ``leader``, ``declarer`` uint8 ·
-``value`` uint8, the declarer's exact card points from the remaining tricks
-(the solver's value) · ``nodes`` int64, search nodes · ``cards`` uint8, cards per
-hand · ``contract`` int8 (:data:`.positions.CONTRACT_CODES`, -1 none) · ``kind``
-uint8 (:data:`.positions.KINDS`) · ``index`` int64, the position's index in its
-stream · ``meta`` a JSON string with the settings and the generator command.
-
-``--objective gamepoints`` labels the same streams (16-card positions after an
-exchange: kinds ``post_exchange`` and ``biddable``) with the game-point solver
-instead: the declarer's exact double-dummy **net game points of plain play** in the
-position's contract under the ``dummett`` rules, silent birds, Valat and hand
-bonuses scored as the sheet does (hands as dealt from the position's deal).  Its
-rows have ``net`` int16 (in place of ``value``), ``line_points`` uint8 (the
-declarer's rounded card points on one optimal line) and ``birds`` (the scorer's bird
-notes on that line, e.g. ``pagat@decl:won``); the card-point label of the same
-(seed, kind, index) is in the card-point file of that stream.
+solves positions ``start … start+N-1`` of :func:`.positions.sample_position` exactly (no
+node budget) into a byte-reproducible ``.npz`` (fields: :data:`FIELDS`, :data:`GP_FIELDS`)
+and a wall-seconds sidecar ``FILE.timing.npz`` (``index``, ``seconds``), in chunks that
+are checkpoints, so a killed run continues where it stopped (:func:`generate`).
 """
 
 from __future__ import annotations
@@ -68,11 +32,22 @@ __all__ = ["FIELDS", "GP_FIELDS", "OBJECTIVES", "SAMPLER_VERSION", "assemble", "
 
 #: Bumped whenever the sampler's output for a (seed, kind, index) changes.
 SAMPLER_VERSION = 1
-#: Per-row fields of a label file and their dtypes.
+#: Per-row fields of a label file and their dtypes: ``hands`` (N, 3) masks of F, M, R;
+#: ``value`` the declarer's exact card points from the remaining tricks (the solver's
+#: value); ``nodes`` search nodes; ``cards`` cards per hand; ``contract``
+#: (:data:`.positions.CONTRACT_CODES`, -1 none); ``kind`` (:data:`.positions.KINDS`);
+#: ``index`` the position's index in its stream.  The file also holds ``meta``, a JSON
+#: string with the settings and the generator command.
 FIELDS: dict[str, Any] = {"hands": np.uint64, "leader": np.uint8, "declarer": np.uint8,
                           "value": np.uint8, "nodes": np.int64, "cards": np.uint8,
                           "contract": np.int8, "kind": np.uint8, "index": np.int64}
-#: The fields of a game-point label file (``--objective gamepoints``).
+#: The fields of a game-point label file (``--objective gamepoints``): ``net`` in place
+#: of ``value``, the declarer's exact double-dummy net game points of plain play in the
+#: position's contract under :data:`GP_RULES` (silent birds, Valat and hand bonuses
+#: scored as the sheet does, hands as dealt from the position's deal);
+#: ``line_points`` his rounded card points on one optimal line; ``birds`` the scorer's
+#: bird notes on that line (e.g. ``pagat@decl:won``).  The card-point label of the
+#: same (seed, kind, index) is in the card-point file of that stream.
 GP_FIELDS: dict[str, Any] = {"hands": np.uint64, "leader": np.uint8, "declarer": np.uint8,
                              "net": np.int16, "line_points": np.uint8, "birds": "<U48",
                              "nodes": np.int64, "cards": np.uint8, "contract": np.int8,
@@ -160,8 +135,9 @@ def auto_tt_bits(cards: int) -> int:
 def _solve_chunk(seed: int, kind: str, first: int, rows: int, tt_bits: int | str
                  ) -> dict[str, np.ndarray]:
     """Sample and solve one chunk.  Every position is its own one-thread
-    :func:`~tarock_solver.solver.solve_many` call with a fresh table, so its node
-    count depends on the position alone and its wall time can be measured."""
+    :func:`~tarock_solver.solver.solve_many` call with a fresh table (the positions
+    are unrelated deals, so a shared table would buy little), so its node count
+    depends on the position alone and its wall time can be measured."""
     from ..solver import solve_many
 
     out = {name: np.zeros((rows, 3) if name == "hands" else rows, dtype=dt)
@@ -349,10 +325,21 @@ def generate(seed: int, kind: str, count: int, out: str | Path, *, start: int = 
              log: Any = None, objective: str = "cardpoints") -> bool:
     """Label positions ``start … start+count-1`` of ``(seed, kind)`` into ``out``.
 
-    Resumes from the run's checkpoints (:func:`checkpoint_dir`) and from the rows of an
-    existing ``out`` of the same run.  ``max_chunks`` stops after solving that many new
-    chunks (for tests and time-boxed runs).  Returns True when every chunk is done and
-    ``out`` was written (the checkpoint folder is then removed unless ``keep_parts``).
+    Work is done in chunks of ``chunk_size`` positions; each finished chunk is a
+    checkpoint (:class:`tarock_solver.checkpoint.Checkpoint`: manifest, lock, atomic
+    rename) outside the output's folder (:func:`checkpoint_dir`), so a killed run loses
+    at most the chunk in progress; when every chunk is done they are compacted into
+    ``out`` and its timing sidecar.  No position is dropped or stored as a midpoint,
+    however long it takes.  Each position is solved with a fresh table, so its
+    value and node count depend only on the position and the table size: the output
+    of a resumed run is byte-identical to that of an uninterrupted one.
+
+    Resumes from the run's checkpoints and from the rows of an existing ``out`` of the
+    same run: ``count`` is not part of the checkpoint key, so a larger count extends a
+    file (a committed label file included) instead of recomputing it.  ``max_chunks``
+    stops after solving that many new chunks (for tests and time-boxed runs).  Returns
+    True when every chunk is done and ``out`` was written (the checkpoint folder is then
+    removed unless ``keep_parts``).
     """
     if kind not in P.KINDS:
         raise RulesError(f'unknown position kind "{kind}"; expected one of: {", ".join(P.KINDS)}')

@@ -1,44 +1,10 @@
 """Seeded positions for the evaluator's labels, drawn where the adviser will ask.
 
-The kinds (``KINDS``), each position a pure function of ``(seed, kind, index)``
-(``advised`` also of the evaluator's weights)
-like :func:`tarock_solver.deal.random_deals` (its own generator from the seed
-sequence ``seed`` with spawn key ``(kind code, index)``), so a generation run can
-be chunked, resumed or extended without changing any position:
-
-``post_exchange``
-    A random deal, a random declarer seat and a random contract of the ``dummett``
-    profile (Three / Lower take a talon half, Two a pair, One a single card, Solo
-    nothing).  The declarer takes a random allowed talon group and discards
-    legally: most often (``SHORTLIST_SHARE``) the static rule's best discard of
-    that group (:func:`tarock_solver.advise.candidates.shortlist`), otherwise a
-    uniformly random legal discard.  Forehand leads to trick 1.  The declarer's
-    pile (the discard) and the untaken talon are out of play and not part of the
-    label: the label is the card points the declarer takes from the 16 tricks.
-``random``
-    A random deal as dealt (the talon out of play), a random declarer, forehand
-    leading.
-``biddable``
-    Like ``post_exchange``, but the declarer is the seat dealt the most tarocks
-    (ties broken at random): the hands that bid at the table, where a random seat
-    under-samples strong hands (mean 8.5 tarocks against 6.5).
-``advised``
-    The adviser's own positions: a ``biddable`` deal and declarer, a contract that
-    takes talon cards (Three, Lower, Two, One, in ``CONTRACT_WEIGHTS``' proportions),
-    and the exchange :func:`tarock_solver.advise.infoset.choose_exchange` makes on the
-    declarer's information set with the shipped evaluator over ``ADVISED_INNER``
-    inner worlds.  Those exchanges differ from the static rule's, and the evaluator
-    is less accurate on them (on the same deals, residual SD 3.05 against 2.55 for a
-    random legal exchange); labels here teach it where the adviser asks.  The
-    positions depend on the evaluator's weights: a retrained model gives another
-    stream (the label runs' checkpoint key holds the weights' hash).
-``short``
-    A ``post_exchange`` or ``random`` start position (half each) played on with a
-    uniformly random legal policy until 4–15 cards per hand are left (uniform);
-    the position is at a trick start and the last trick's winner leads.
-
-Positions are plain :class:`SampledPosition` records; the label generator
-(:mod:`.labels`) solves them exactly.
+:func:`sample_position` draws position ``index`` of the stream of ``(seed, kind)`` as a
+:class:`SampledPosition`, a pure function of its arguments (for ``advised`` also of the
+evaluator's weights), so a label run can be chunked, resumed or extended without
+changing any position.  The kinds (:data:`KINDS`) are described there; the label
+generator (:mod:`.labels`) solves the positions exactly.
 """
 
 from __future__ import annotations
@@ -167,7 +133,41 @@ def _advised_exchange(rng: np.random.Generator, seed: int, index: int,
 
 
 def sample_position(seed: int, kind: str, index: int) -> SampledPosition:
-    """Position ``index`` of the reproducible stream of ``(seed, kind)``."""
+    """Position ``index`` of the reproducible stream of ``(seed, kind)``.
+
+    Drawn from its own generator (:func:`stream_rng`, like
+    :func:`tarock_solver.deal.random_deals`).  The kinds:
+
+    ``post_exchange``
+        A random deal, a random declarer seat and a random contract of the
+        ``dummett`` profile (Three / Lower take a talon half, Two a pair, One a single
+        card, Solo nothing).  The declarer takes a random allowed talon group and
+        discards legally: most often (``SHORTLIST_SHARE``) the static rule's best
+        discard of that group (:func:`tarock_solver.advise.candidates.shortlist`),
+        otherwise a uniformly random legal discard.  Forehand leads to trick 1.  The
+        discard and the untaken talon are out of play and not part of the label: the
+        label is the card points the declarer takes from the 16 tricks.
+    ``random``
+        A random deal as dealt (the talon out of play), a random declarer, forehand
+        leading.
+    ``biddable``
+        Like ``post_exchange``, but the declarer is the seat dealt the most tarocks
+        (ties broken at random): the hands that bid at the table, where a random seat
+        under-samples strong hands (mean 8.5 tarocks against 6.5).
+    ``advised``
+        The adviser's own positions: a ``biddable`` deal and declarer, a contract that
+        takes talon cards (Three, Lower, Two, One, in ``CONTRACT_WEIGHTS``'
+        proportions), and the exchange :func:`tarock_solver.advise.infoset.choose_exchange`
+        makes on the declarer's information set with the shipped evaluator over
+        ``ADVISED_INNER`` inner worlds: the evaluator is less accurate on those
+        exchanges than on the static rule's (docs/EVALUATOR.md, Data), so labels here
+        teach it where the adviser asks.  A retrained model gives another stream (the
+        label runs' checkpoint key holds the weights' hash).
+    ``short``
+        A ``post_exchange`` or ``random`` start position (half each) played on with a
+        uniformly random legal policy until 4–15 cards per hand are left (uniform); the
+        position is at a trick start and the last trick's winner leads.
+    """
     if kind not in KINDS:
         raise RulesError(f'unknown position kind "{kind}"; expected one of: {", ".join(KINDS)}')
     if isinstance(seed, bool) or int(seed) != seed or seed < 0:

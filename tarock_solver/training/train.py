@@ -1,22 +1,8 @@
 """Train the evaluator's tree ensemble from label files: plain numpy, seeded, reproducible.
 
 ``python -m tarock_solver.training.train --data FILE.npz [FILE.npz …] --out W.npz``
-
-Split (by the position's index in its stream, so it stays fixed as the data
-grow): ``index % 10 == 9`` is the **held-out test set**, never used for training
-or model choice; ``index % 10 == 8`` is the validation set (early stopping and
-any model choice); the rest trains.  The model (:mod:`.boosting`: oblivious
-trees boosted on squared error in card points) is scored on the validation rows
-every few trees and the best prefix ships; full 16-card rows are weighted
-``--full-weight`` in the loss and in that score (where advice asks).  Every
-reported metric is computed by the shipped inference code on the shipped model.
-
-The run is a pure function of the data files and the settings (numpy only, one
-seeded generator), so the documented command reproduces the shipped weights.
-
-``--fractions 0.25,0.5,1`` also trains on those shares of the training rows
-(a learning curve) and reports the held-out metrics of each; only the last
-fraction's model is written.
+(:func:`main`): boosted oblivious trees (:mod:`.boosting`) on the rows of
+:func:`split_masks`, the held-out metrics (:func:`metrics`) in a JSON report.
 """
 
 from __future__ import annotations
@@ -41,7 +27,13 @@ __all__ = ["metrics", "split_masks"]
 
 
 def split_masks(index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(train, validation, test) boolean masks of the rows."""
+    """(train, validation, test) boolean masks of the rows.
+
+    By the position's index in its stream, so the split stays fixed as the data grow:
+    ``index % 10 == 9`` is the held-out test set, never used for training or model
+    choice; ``index % 10 == 8`` the validation set (early stopping and any model
+    choice); the rest trains.
+    """
     r = np.asarray(index) % 10
     return (r < 8), (r == 8), (r == 9)
 
@@ -87,6 +79,18 @@ def ridge_baseline(x: np.ndarray, rem: np.ndarray, y: np.ndarray, xt: np.ndarray
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Train, report, and write the weights.
+
+    The model (oblivious trees boosted on squared error in card points) is scored on
+    the validation rows every few trees and the best prefix ships; full 16-card rows
+    are weighted ``--full-weight`` in the loss and in that score (where advice asks).
+    Every reported metric is computed by the shipped inference code on the shipped
+    model.  The run is a pure function of the data files and the settings (numpy
+    only, one seeded generator), so the documented command reproduces the shipped
+    weights.  ``--fractions 0.25,0.5,1`` also trains on those shares of the training
+    rows (a learning curve) and reports the held-out metrics of each; only the last
+    fraction's model is written.
+    """
     d = BoostSettings()
     ap = argparse.ArgumentParser(prog="python -m tarock_solver.training.train",
                                  description="Train the evaluator's tree ensemble (numpy, seeded).")

@@ -1,28 +1,10 @@
 """The card-point solver's side of the search loop and its table layout.
 
-The value of a node is the declarer's card points from this node on, the trick
-in progress included, so transposition-table entries do not depend on the
-points already taken.  The search is the shared loop of :mod:`.search` (a
-fail-soft alpha-beta over single card plays on an explicit stack, with the
-quick bounds, equivalent cards and move ordering of :mod:`.bounds`,
-:mod:`.keys` and :mod:`.ordering`); this module holds the card-point hooks of
-that loop (selected by ``game=None``: leaves worth 0, bounds compared with the
-window as they are, the root treated as any node) and the table layout.  The
-drivers (MTD(f) with its bounds, per-card values, many positions in parallel)
-are in :mod:`.mtd`.
-
-Transposition table: an ``int64`` array of shape (2**bits, TT_COLUMNS) of
-64-byte lines, probed and stored at trick starts only.  Without announced
-birds every line holds two rank-only entries (see :mod:`.keys`); with
-birds, where I/II/III keep their identity, it holds exact
-entries ``key0, key1, key2, data`` in buckets of :data:`BUCKET`: the three
-hands with the played 1-point cards squeezed out (relative ranks, see
-:func:`.keys._exact_key`) with the leader, the declarer and the birds in the
-top bits of ``key0``; ``data`` packs a lower bound, an upper bound, the best
-lead (normalised) and log2 of the nodes the entry's search took.  The first
-rows of a bucket keep the entries that saved the most work, the last takes the
-newest.  Keys carry the leader, the declarer and the birds, so a table stays
-valid across calls, declarers and birds.
+The loop's card-point hooks (selected by ``game=None``: leaves worth 0, bounds compared
+with the window as they are, the root treated as any node), the transposition table they
+probe and store, and :func:`search`.  A node's value is the declarer's card points from
+it on, the trick in progress included, so table entries do not depend on the points
+already taken.  The drivers (MTD(f), per-card values, many positions) are in :mod:`.mtd`.
 """
 
 
@@ -54,8 +36,20 @@ from .search import BUCKET, KEY_VALID, _bucket_row, _prefetch
 
 INF = 1000
 
+# Transposition table: an int64 array of shape (2**bits, TT_COLUMNS) of 64-byte
+# lines, probed and stored at trick starts only.  Without announced birds every line
+# holds two rank-only entries (see .keys); with birds, where I/II/III keep their
+# identity, it holds exact entries ``key0, key1, key2, data`` in buckets of BUCKET:
+# the three hands with the played 1-point cards squeezed out (relative ranks, see
+# keys._exact_key) with the leader, the declarer and the birds in the top bits of
+# ``key0``; ``data`` packs a lower bound, an upper bound, the best lead (normalised)
+# and log2 of the nodes the entry's search took.  The first rows of a bucket keep the
+# entries that saved the most work, the last takes the newest.  Keys carry the
+# leader, the declarer and the birds, so a table stays valid across calls,
+# declarers and birds.
+
 #: Words of one TT row (one 64-byte cache line): two rank-only entries or two
-#: exact entries (half of a bucket); see the module docstring.
+#: exact entries (half of a bucket).
 TT_COLUMNS = 8
 #: Words of one rank-only entry: key0, key1, data (lower bound, upper bound, best
 #: lead as a rank among the cards in play, log2 of the nodes), cards in play.

@@ -1,50 +1,9 @@
-"""The game-point solver's kernel: null-window tests on the score sheet.
+"""The game-point solver's kernel: null-window tests "the declarer's net ≥ X" on the score sheet.
 
-The goal of one test is "the declarer's net ≥ X".  Per final outcome (the
-flags of :mod:`..payoff`: where I/II/III were played and who won their
-tricks, whether the declarer lost a trick) that goal is "future points ≥
-T[flags]", because the net is monotone in card points.  So the test is the
-scalar minimax of
-
-    u = (card points the declarer wins from here on) − T[final flags]
-
-and the goal is met iff ``points already won since the root + u ≥ 0``.  The
-value of a node does not depend on the points taken before it, so
-transposition-table entries serve every path to the node.  They also serve
-other breakpoints: thresholds never fall as the goal rises, so u never
-rises, and a lower bound proved for goal k holds for every goal ≤ k, an
-upper bound for every goal ≥ k.  Each entry keeps its bounds with the goal
-they were proved for (the key has no goal), so the breakpoint tests and the
-principal-variation probes of one solve share one table, best moves
-included.
-
-The search is the shared loop of :mod:`.search` (the card-point search's:
-explicit-stack fail-soft alpha-beta, the same move ordering, equivalent cards
-searched once, the same quick bounds); this module holds its game-point hooks,
-selected by a :class:`GoalTest` as the loop's ``game``:
-
-* the state: the flags reached so far (updated when a trick ends) and the
-  birds whose outcome or reserve still matters, which keep their identity in
-  the equivalences and the keys;
-* the table: relative-rank keys with the flags and the leader in the spare
-  bits of key2, buckets of :data:`.search.BUCKET` rows whose first rows keep
-  the entries that saved the most work, the best move stored normalised, and a
-  second, rank-only entry per row whose bounds are widened by the point
-  differences of rank-matched cards (the card-point table's rank-only entries);
-  the bird cards that matter keep their identity (in the exact key: tarock
-  region IV..XX instead of II..XX when II or III matter, see :func:`_key`; in
-  the rank-only key: which of I..III are in play, see :func:`_rank_key`);
-* the thresholds of the quick bounds: a bound on future card points only
-  decides a test when it decides it for every final outcome still reachable,
-  so it is compared with the least / most threshold over those outcomes
-  (``t_lo`` / ``t_hi``, by flags and by which birds are settled); each bound
-  holds for every line of play or is a strategy of one side, so it holds
-  whatever outcome follows;
-* the leaves: the last trick is scored directly (flags resolved, threshold
-  subtracted);
-* the root is always searched move by move (never closed by the table or a
-  bound), so ``stats[ST_BEST]`` is a proven best card for the driver's
-  principal variation.
+A test is a search of the shared loop of :mod:`.search` with a :class:`GoalTest` as its
+``game``; this module holds the loop's game-point hooks, their table layout (exact and
+rank-only entries that keep the goal their bounds were proved for) and the entry points
+:func:`search`, :func:`test_goal` and :func:`test_goal_value`.
 """
 
 from __future__ import annotations
@@ -88,6 +47,17 @@ N_BOUND_COLUMNS = 1024
 MAX_GOALS = 1024
 #: Columns of one TT row: the exact-key entry (key0..2, data) and the
 #: rank-only entry (key0..2, bounds, cards in play).
+#: Exact keys (:func:`_key`) are relative-rank keys with the leader and the flags
+#: in the spare bits of key2, in buckets of :data:`.search.BUCKET` rows whose first
+#: rows keep the entries that saved the most work; the best move is stored
+#: normalised.  The rank-only entry (:func:`_rank_key`, one per row, always the
+#: newest) has its bounds widened by the point differences of rank-matched cards,
+#: as in the card-point table.  The bird cards that matter keep their identity in
+#: both: tarock region IV..XX instead of II..XX when II or III matter, and which of
+#: I..III are in play.  Neither key holds the goal: each bound is stored with the
+#: goal it was proved for (:func:`_pack`, :func:`_bounds_for`), so the breakpoint
+#: tests and the principal-variation probes of one solve share one table, best
+#: moves included.
 TT_COLUMNS = 9
 _RANK_SALT = np.int64(0x5bd1e995)
 
@@ -103,6 +73,8 @@ _HI_ROW = _LO_ROW + N_BOUND_COLUMNS
 
 @njit(cache=True, inline="always")
 def _pack(lo, up, move, work, glo, gup):
+    """A table entry's data word: lower and upper bound on u, best move, log2 of the
+    nodes, and the goal index each bound was proved for."""
     return ((np.int64(lo) + _BOUND_OFFSET) | ((np.int64(up) + _BOUND_OFFSET) << 12)
             | (np.int64(move) << 24) | (np.int64(work) << 32) | (np.int64(glo) << 40)
             | (np.int64(gup) << 50))
@@ -261,6 +233,12 @@ def _open_birds(allc, trick_no, relevant):
 # ----------------------------------------------------------------- the hooks of the loop
 # ``game`` is a GoalTest; ``ctx`` is (row mask of the table, goal index).  The
 # table is used as one flat view: row r starts at word r * TT_COLUMNS.
+# The state of a node is the flags reached so far (updated when a trick ends) and
+# the birds whose outcome or reserve still matters, which keep their identity in
+# the equivalences and the keys.  The last trick is scored directly (its flags
+# resolved, the threshold subtracted).  The root is never closed by the table or a
+# bound, so ``stats[ST_BEST]`` is a proven best card for the driver's principal
+# variation.
 
 def _game_points(game):
     return isinstance(game, types.BaseNamedTuple) and game.instance_class is GoalTest
@@ -343,6 +321,11 @@ def _gp_thresholds(game, rows, key, fr, d):
     if not _game_points(game):
         return None
 
+    # A bound on future card points decides a test only when it decides it for every
+    # final outcome still reachable, so it is compared with the least / most threshold
+    # over those outcomes (the rows of ``t_lo`` / ``t_hi``, by flags and by which birds
+    # are settled); each bound holds for every line of play or is a strategy of one
+    # side, so it holds whatever outcome follows.
     def impl(game, rows, key, fr, d):
         col = fr[d].flg | (key[4] << 7)
         return rows[_LO_ROW + col], rows[_HI_ROW + col]
@@ -507,7 +490,15 @@ def _gp_store(game, ctx, fr, d, v, fail_low, work, h, flat):
 @njit(cache=True)
 def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, goal,
            thresholds, t_lo, t_hi, alpha0, beta0, tt, stats):
-    """Fail-soft minimax value of u (see the module docstring) in window (alpha0, beta0).
+    """Fail-soft minimax value of u in window (alpha0, beta0).
+
+    The goal of a test is "the declarer's net ≥ X".  Per final outcome (the flags
+    of :mod:`..payoff`: where I/II/III were played and who won their tricks,
+    whether the declarer lost a trick) that is "future points ≥ T[flags]", because
+    the net is monotone in card points.  So the test is the scalar minimax of
+    u = (card points the declarer wins from here on) − T[final flags], and the goal
+    is met iff ``points already won since the root + u ≥ 0``.  A node's u does not
+    depend on the points taken before it, so table entries serve every path to it.
 
     ``hands_in``: int64[3]; ``tcards``: int64[3] with the ``ntc`` cards of the
     trick in progress; ``reserve``: the declarer's announced birds (bits 1/2/4)

@@ -1,28 +1,9 @@
 """The search loop of both solvers, written once: fail-soft alpha-beta over single card plays.
 
-The card-point search (:mod:`.cardpoint`: the declarer's card points from here on) and
-the game-point test (:mod:`.gamepoint`: card points minus the threshold of the final
-outcome) walk the same tree.  This module holds what they share: the stack frame, the
-ENTER / NEXT / RETURN states of the explicit stack, the trick bookkeeping, the scoring
-of the last trick, the quick bounds at trick starts (:mod:`.bounds`), move generation
-with equivalent cards searched once (:mod:`.keys`) and move ordering (:mod:`.ordering`),
-the node and seconds budgets and the counters.  A pruning idea added here reaches both.
-
-What differs by objective is a set of hooks: the stub functions below, each
-implemented with ``numba.extending.overload`` in the objective's module for the type
-of the ``game`` argument (``None``: card points; a :class:`.gamepoint.GoalTest`: game
-points).  numba picks the implementation while it types the loop and inlines it, so
-each objective gets its own compiled loop with no run-time dispatch.  The hooks are
-the table layout with its probe and store, the leaf values and the thresholds the
-bound tests subtract, the outcome flags, and the root (the game-point root is
-always searched move by move, so its best card is proven).
-
-:func:`run` is inlined into each objective's ``search``, which is cached
-(``cache=True``) in the objective's module.  numba's cache looks at the cached
-function's own file only: after editing this module (as after editing
-:mod:`.keys` or :mod:`.bounds`), remove the ``__pycache__/*.nbi`` files.  The stack
-is explicit because ``cache=True`` on a self-recursive function crashes numba when
-a second process loads the cache.
+:func:`run` walks the tree for the card-point search (:mod:`.cardpoint`) and the
+game-point test (:mod:`.gamepoint`) alike: stack frames, trick bookkeeping, quick bounds
+(:mod:`.bounds`), equivalent cards (:mod:`.keys`), move ordering (:mod:`.ordering`),
+budgets and counters.  What differs by objective is a set of hooks (the stubs below).
 """
 
 from __future__ import annotations
@@ -132,7 +113,11 @@ def _bucket_row(flat, base, stride, work, shift):
 
 # ----------------------------------------------------------------- the hooks
 # Stubs: each objective module registers an overload of every one of them for
-# the type of its ``game`` argument.  ``ctx`` is the objective's per-search
+# the type of its ``game`` argument (``None``: card points; a
+# :class:`.gamepoint.GoalTest`: game points), with ``numba.extending.overload``.
+# numba picks the implementation while it types the loop and inlines it, so each
+# objective gets its own compiled loop with no run-time dispatch, and a pruning
+# idea added to the loop reaches both.  ``ctx`` is the objective's per-search
 # context (from :func:`_context`), ``rows`` its threshold rows (see :func:`run`), ``key`` its trick-start key (from
 # :func:`_trick_start`), ``flat`` the table as one flat int64 view.
 
@@ -192,6 +177,11 @@ def _store(game, ctx, fr, d, v, fail_low, work, h, flat):
 
 # ----------------------------------------------------------------- the loop
 
+# run is inlined into each objective's ``search``, which is cached (``cache=True``)
+# in the objective's module.  numba's cache looks at the cached function's own file
+# only: after editing this module (as after editing .keys or .bounds), remove the
+# ``__pycache__/*.nbi`` files.  The stack is explicit because ``cache=True`` on a
+# self-recursive function crashes numba when a second process loads the cache.
 @njit(cache=True, inline="always")
 def run(hands, leader, tcards, ntrick, declarer, reserve, alpha, beta, tt, stats, game, rows):
     """Fail-soft alpha-beta value of a position for the window (alpha, beta).
@@ -200,8 +190,8 @@ def run(hands, leader, tcards, ntrick, declarer, reserve, alpha, beta, tt, stats
     them); ``leader``: seat who led the current trick; ``tcards``: int64 array whose
     first ``ntrick`` (0..2) entries are the cards played to it; ``declarer``: seat
     0..2; ``reserve``: the declarer's announced birds (bits 1/2/4), which he keeps
-    back; ``tt``: the objective's table; ``game``: the objective (see the module
-    docstring), plain integers only; ``rows``: the objective's threshold rows, one
+    back; ``tt``: the objective's table; ``game``: the objective (its type selects
+    the hooks), plain integers only; ``rows``: the objective's threshold rows, one
     int64 array (arrays inside ``game`` would be reference-counted at every hook
     call).  The declarer maximises.  The result v satisfies: v <= alpha ->
     value <= v; v >= beta -> value >= v; otherwise value == v.  ``stats`` counters are
