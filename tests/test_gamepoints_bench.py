@@ -1,8 +1,8 @@
 """`tarock bench --gamepoints`: the game-point / card-point cost ratio on the bench deals.
 
 Short positions (5 tricks) keep it fast; the numbers of the bar come
-from full deals (``tarock bench --gamepoints``, see the module docstring of
-tarock_solver/bench/gamepoints.py).
+from full deals (``tarock bench --gamepoints``, see
+tarock_solver.bench.gamepoints.run_gamepoint_bench).
 """
 
 from __future__ import annotations
