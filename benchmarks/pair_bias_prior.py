@@ -32,7 +32,7 @@ def _finite(x: object) -> object:
 
 
 def collect(deal_seed: int, hands: int, seeds: list[int], time_limit: float, out: Path) -> None:
-    from tarock_solver.advise import AdviceRequest, advise
+    from tarock_solver.advise import AdviceLimit, AdviceRequest, advise
     from tarock_solver.bench.advise import make_advise_hands
     from tarock_solver.cards import seat_index
     from tarock_solver.notation import parse_hand
@@ -44,8 +44,8 @@ def collect(deal_seed: int, hands: int, seeds: list[int], time_limit: float, out
         for seed in seeds:
             adv = advise(AdviceRequest(hand=parse_hand(h["hand"]), seat=seat_index(h["seat"]),
                                        rules=profile, rules_name=profile.name,
-                                       overrides=dict(profile.overrides), samples=1_000_000,
-                                       time_limit=time_limit, seed=seed, jobs=2,
+                                       overrides=dict(profile.overrides),
+                                       limit=AdviceLimit(time_limit, 1_000_000), seed=seed, jobs=2,
                                        deal_id=h["id"]))
             rec = adv.recommendation
             ru = rec.get("runner_up") or {}

@@ -11,7 +11,7 @@ spawned worker processes can unpickle them.
 
 from __future__ import annotations
 
-from tarock_solver.advise import AdviceRequest, AdviceSettings
+from tarock_solver.advise import AdviceLimit, AdviceRequest, AdviceSettings
 from tarock_solver.cards import GROUP_MASKS, TAROCK_MASK, thirds_of
 from tarock_solver.notation import parse_hand
 
@@ -69,9 +69,10 @@ def fake_game_net(request):
                                                & TAROCK_MASK).bit_count()
 
 
-def request(**kw) -> AdviceRequest:
-    """The demo hand's request on the fake card-point solver, no time limit (deterministic)."""
-    base = dict(hand=DEMO, seat=0, samples=24, time_limit=None, seed=5,
+def request(samples: int = 24, time_limit: float | None = None, **kw) -> AdviceRequest:
+    """The demo hand's request on the fake card-point solver, by default with no time
+    limit (deterministic)."""
+    base = dict(hand=DEMO, seat=0, limit=AdviceLimit(time_limit, samples), seed=5,
                 solve_batch=fake_trick_points, settings=FAST)
     base.update(kw)
     return AdviceRequest(**base)

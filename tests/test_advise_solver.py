@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import tarock_solver
-from tarock_solver.advise import AdviceRequest, AdviceSettings, advise
+from tarock_solver.advise import AdviceLimit, AdviceRequest, AdviceSettings, advise
 from tarock_solver.advise.exact import compile_command
 from tarock_solver.advise.sampling import STREAM_WORLD, knowledge_from_hand, world_at
 from tarock_solver.cards import round_points
@@ -38,8 +38,9 @@ def _slow_only_when_selected(request):
 
 
 def solo(hand: int, samples: int, seed: int = 1, **kw):
-    return advise(AdviceRequest(hand=hand, seat=0, contracts=("solo",), samples=samples,
-                                time_limit=None, seed=seed, settings=SMALL, **kw))
+    return advise(AdviceRequest(hand=hand, seat=0, contracts=("solo",),
+                                limit=AdviceLimit(None, samples),
+                                seed=seed, settings=SMALL, **kw))
 
 
 @pytest.fixture(scope="module")
@@ -85,9 +86,9 @@ def test_same_numbers_for_one_and_two_solver_threads() -> None:
 
 def test_a_deadline_never_leaves_a_midpoint() -> None:
     """A tight time limit: whatever is solved is exact, the rest is counted as cut."""
-    adv = advise(AdviceRequest(hand=HOPELESS, seat=0, contracts=("solo",), samples=400,
-                               time_limit=1.5, seed=2, settings=replace(SMALL,
-                                                                        exact_from=2)))
+    adv = advise(AdviceRequest(hand=HOPELESS, seat=0, contracts=("solo",),
+                               limit=AdviceLimit(1.5, 400), seed=2,
+                               settings=replace(SMALL, exact_from=2)))
     meta = adv.meta
     assert meta["seconds"] < 1.5 + 3.0  # the deadline plus the collect's grace
     r = plain_row(adv, "solo")
@@ -97,7 +98,7 @@ def test_a_deadline_never_leaves_a_midpoint() -> None:
 
 @pytest.mark.slow
 def test_a_hopeless_hand_passes_in_every_contract() -> None:
-    adv = advise(AdviceRequest(hand=HOPELESS, seat=0, samples=24, time_limit=None,
+    adv = advise(AdviceRequest(hand=HOPELESS, seat=0, limit=AdviceLimit(None, 24),
                                settings=replace(SMALL, max_exact=8)))
     assert adv.recommendation["contract"] == "pass"
     plain = adv.table[adv.table["kind"] == "plain"]
@@ -148,8 +149,8 @@ def test_silent_birds_equal_the_game_point_solves_on_the_same_worlds() -> None:
 
     warm_up_games()  # the adviser makes game-point solves only with the kernels in the cache
     settings = replace(SMALL, birds_from=0, bird_every=1)
-    req = AdviceRequest(hand=STRONG, seat=0, contracts=("solo",), samples=16,
-                        time_limit=None, seed=1, settings=settings)
+    req = AdviceRequest(hand=STRONG, seat=0, contracts=("solo",),
+                        limit=AdviceLimit(None, 16), seed=1, settings=settings)
     adv = advise(req)
     rules = req.rule_profile()
     k = knowledge_from_hand(STRONG, 0)
@@ -172,8 +173,8 @@ def test_no_game_point_solve_before_its_kernels_are_compiled(monkeypatch) -> Non
     import tarock_solver.solver as solver_api
 
     monkeypatch.setattr(solver_api, "game_kernels_cached", lambda: False)
-    adv = advise(AdviceRequest(hand=STRONG, seat=0, contracts=("solo",), samples=8,
-                               time_limit=None, seed=1,
+    adv = advise(AdviceRequest(hand=STRONG, seat=0, contracts=("solo",),
+                               limit=AdviceLimit(None, 8), seed=1,
                                settings=replace(SMALL, birds_from=0, bird_every=1)))
     assert adv.meta["bird_worlds"] == {"solo": 0}
     assert adv.meta["game_point_solves"] == 0

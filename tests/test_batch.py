@@ -390,7 +390,7 @@ def test_advise_mode_rows_equal_a_direct_advice(tmp_path):
 
     if "advise" not in available_modes():
         pytest.skip("the advise engine is not installed")
-    from tarock_solver.advise import AdviceRequest, advise
+    from tarock_solver.advise import AdviceLimit, AdviceRequest, advise
 
     path = tmp_path / "hands.jsonl"
     path.write_text('{"id":"h1","deal":"F:22,21,20,19,18,17,16,15,14,13,12,11,10,9,8,7.... '
@@ -400,7 +400,7 @@ def test_advise_mode_rows_equal_a_direct_advice(tmp_path):
         mode="advise", contracts=["solo"], samples=2, seed=4))
     got = pd.read_csv(out, keep_default_na=False, dtype=str)
     want = advise(AdviceRequest(hand=mask_of(range(6, 22)), seat=0, contracts=("solo",),
-                                samples=2, seed=4, time_limit=None, deal_id="h1")).table
+                                limit=AdviceLimit(None, 2), seed=4, deal_id="h1")).table
     assert got["seat"].unique().tolist() == ["F"]
     assert got["deal_id"].unique().tolist() == ["h1"]
     assert got["option"].tolist() == want["option"].tolist()

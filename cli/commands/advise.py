@@ -8,7 +8,7 @@ import os
 
 import click
 
-from tarock_solver.advise import AdviceRequest, advise
+from tarock_solver.advise import AdviceLimit, AdviceRequest, advise
 from tarock_solver.advise.inputs import read_advice_input
 from tarock_solver.advise.plot import plot_points
 from tarock_solver.advise.results import RunMeta
@@ -112,7 +112,7 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
                                + ").")
     req = AdviceRequest(hand=inp.hand, seat=inp.seat, rules=rules, rules_name=rules.name,
                         overrides=dict(settings.opts), contracts=contracts, talon=inp.talon,
-                        others=inp.others, samples=samples, time_limit=time_limit, seed=seed,
+                        others=inp.others, limit=AdviceLimit(time_limit, samples), seed=seed,
                         jobs=jobs, progress=not no_progress)
     adv = advise(req)
 

@@ -21,8 +21,16 @@ class AdviceLimit:
     """How far a run goes: at most ``worlds`` worlds, within ``seconds`` (None or 0: no
     time limit, every requested exact solve is done)."""
 
-    seconds: float | None
-    worlds: int
+    seconds: float | None = 10.0
+    worlds: int = 400
+
+    def __post_init__(self) -> None:
+        if isinstance(self.worlds, bool) or int(self.worlds) != self.worlds or self.worlds < 1:
+            raise ValueError(f"a run needs at least one world, not {self.worlds!r}")
+        object.__setattr__(self, "worlds", int(self.worlds))
+        if self.seconds is not None and not (self.seconds >= 0 and self.seconds < float("inf")):
+            raise ValueError(f"a time limit is a finite number of seconds ≥ 0, not "
+                             f"{self.seconds!r}")
 
     @property
     def timed(self) -> bool:
@@ -93,9 +101,8 @@ class AdviceRequest:
     ``rules`` is the rule profile; without it the profile ``rules_name`` with
     ``overrides`` is loaded.  ``others`` may fix other hands (``None`` =
     unknown); ``talon`` (t1..t6) switches to the after-talon question for
-    ``contracts``.  ``samples`` caps the worlds; ``time_limit`` (seconds, None:
-    none) ends the run with the worlds done (together the run's :attr:`limit`).
-    ``solve_batch`` replaces the
+    ``contracts``.  ``limit`` caps the run's worlds and seconds (a run out of
+    time answers with the worlds done).  ``solve_batch`` replaces the
     exact card-point solver (tests: ``[(hands, declarer), …] → points``) and
     ``solve_game`` the game-point one (a :class:`~.exact.GameRequest` → net);
     with ``solve_batch`` and no ``solve_game`` there are no bird solves.
@@ -108,8 +115,7 @@ class AdviceRequest:
     contracts: tuple[str, ...] | None = None
     talon: tuple[int, ...] | None = None
     others: tuple[int | None, int | None, int | None] = (None, None, None)
-    samples: int = 400
-    time_limit: float | None = 10.0
+    limit: AdviceLimit = AdviceLimit()
     seed: int = 1
     jobs: int = 1
     settings: AdviceSettings = field(default_factory=AdviceSettings)
@@ -118,11 +124,6 @@ class AdviceRequest:
     progress: bool = False
     deal_id: str = "hand"
     rules: Rules | None = None
-
-    @property
-    def limit(self) -> AdviceLimit:
-        """The run's limit: ``time_limit`` seconds and ``samples`` worlds."""
-        return AdviceLimit(self.time_limit, int(self.samples))
 
     def rule_profile(self) -> Rules:
         """The rules of the question: ``rules``, else the named profile with its overrides."""

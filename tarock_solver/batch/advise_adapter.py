@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..advise import AdviceRequest, advise
+from ..advise import AdviceLimit, AdviceRequest, advise
 from ..advise.results import build_table
 from ..deal import PartialDeal
 from ..deal_files import DealRecord
@@ -49,8 +49,9 @@ def analyse(record: DealRecord, settings: BatchSettings) -> pd.DataFrame:
         assert hand is not None
         req = AdviceRequest(hand=hand, seat=seat, rules=rules, rules_name=rules.name,
                             overrides=dict(rules.overrides),
-                            contracts=contracts, talon=talon, samples=settings.samples,
-                            time_limit=None, seed=settings.seed, jobs=1, progress=False,
+                            contracts=contracts, talon=talon,
+                            limit=AdviceLimit(None, settings.samples), seed=settings.seed,
+                            jobs=1, progress=False,
                             deal_id=record.id)
         frames.append(advise(req).table)
     if not frames:

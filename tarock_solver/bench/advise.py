@@ -127,12 +127,12 @@ def load_advise_hands(path: str | os.PathLike[str] | None = None,
 
 def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules: Rules
              ) -> dict[str, Any]:
-    from ..advise import AdviceRequest, advise
+    from ..advise import AdviceLimit, AdviceRequest, advise
 
     t0 = time.perf_counter()
     adv = advise(AdviceRequest(hand=hand.hand, seat=hand.seat, rules=rules,
                                rules_name=rules.name, overrides=dict(rules.overrides),
-                               samples=1_000_000, time_limit=time_limit, seed=seed, jobs=jobs,
+                               limit=AdviceLimit(time_limit, 1_000_000), seed=seed, jobs=jobs,
                                deal_id=hand.id))
     seconds = time.perf_counter() - t0
     rec, meta = adv.recommendation, adv.meta
