@@ -153,18 +153,21 @@ def test_advice_page_picks_cards_and_answers_two_tabs(server, browser) -> None:
 def test_bad_input_is_shown_next_to_its_field(server, browser) -> None:
     base, _proc = server
     browser.get(f"{base}/advise?hand=T21+T20+ZZ9+T1")
-    _wait(browser, lambda d: _text(d, "err-hand"))
+    _wait(browser, timeout=60, condition=lambda d: _text(d, "err-hand"))
     assert 'unknown card "ZZ9"' in _text(browser, "err-hand")
     assert "bad" in browser.find_element("id", "hand").get_attribute("class")
     assert _text(browser, "result") == ""
     browser.get(f"{base}/advise?hand=T21&time=soon")
-    _wait(browser, lambda d: _text(d, "err-time"))
+    _wait(browser, timeout=60, condition=lambda d: _text(d, "err-time"))
     assert '"soon" is not a number' in _text(browser, "err-time")
     browser.get(f"{base}/deal?deal=F:T1+T2/HK")
-    _wait(browser, lambda d: _text(d, "err-deal"))
+    _wait(browser, timeout=60, condition=lambda d: _text(d, "err-deal"))
     assert "Traceback" not in browser.page_source
+    browser.get(f"{base}/review?record=/etc/hostname")
+    _wait(browser, timeout=60, condition=lambda d: _text(d, "err-record"))
+    assert "is not a play record" in _text(browser, "err-record")
     browser.get(f"{base}/review?record=deal:+nonsense")
-    _wait(browser, lambda d: _text(d, "err-record"))
+    _wait(browser, timeout=60, condition=lambda d: _text(d, "err-record"))
     assert 'needs a "declarer" field' in _text(browser, "err-record")
 
 
@@ -177,6 +180,19 @@ def test_cancel_stops_the_job(server, browser) -> None:
     browser.find_element("id", "cancel").click()
     assert _text(browser, "status") == "cancelled."
     _wait(browser, lambda d: not _workers(proc), timeout=10)
+
+
+@web
+def test_a_closed_tab_stops_its_job(server, browser) -> None:
+    base, proc = server
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    browser.get(f"{base}/advise?hand={'+'.join(HAND)}&time=120")
+    _wait(browser, lambda d: "worlds" in _text(d, "status"))
+    assert len(_workers(proc)) == 1
+    browser.close()
+    browser.switch_to.window(first)
+    _wait(browser, lambda d: not _workers(proc), timeout=15)
 
 
 @web

@@ -105,6 +105,10 @@ def deal_job(params: Mapping[str, str]) -> Job:
 def review_job(params: Mapping[str, str]) -> Job:
     """``/review?record=…&rules=…`` (``record=example``: the shipped example)."""
     record = _text(params, "record", 'a play record, or "example"')
+    if record.lower() != "example" and ":" not in record:
+        # the CLI would read a file of that name: a page reads no files of the server's
+        raise FieldError("record", f'"{record[:40]}" is not a play record: paste the record '
+                         '(KEY: VALUE fields), or give "example".')
     return Job("review", [*_rules(params), "review", record, "--json"], "record")
 
 
