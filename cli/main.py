@@ -34,6 +34,7 @@ COMMAND_MODULES = (
     "deal",
     "score",
     "rules",
+    "serve",
 )
 
 

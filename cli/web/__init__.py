@@ -1,0 +1,6 @@
+"""`tarock serve`: a local web app with the Advice, Deal and Review pages.
+
+Needs the ``web`` extra (Starlette, uvicorn).  Modules: :mod:`.app` — the routes;
+:mod:`.pages` — the pages' HTML; :mod:`.jobs` — fields to CLI words, the job stream;
+:mod:`.worker` — the job process; ``static/`` — the script and the style sheet.
+"""

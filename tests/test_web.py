@@ -1,0 +1,243 @@
+"""`tarock serve` in a real browser: the test starts the server on a free port and
+drives the system's headless Chromium through the Advice, Deal and Review pages.
+
+Skipped, with the reason, without the web extra, selenium or chromium/chromedriver
+(``.ci/run`` installs them).  With TAROCK_WEB_SCREENSHOTS=DIR the tests save the
+pages' screenshots there (the README's come from ``docs/``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from clitools import run
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+HAND = ["T21", "T20", "T16", "T15", "T7", "T5", "T2", "T1", "HK", "DK", "DQ", "SK", "S9",
+        "S7", "CQ", "C9"]
+SHOTS = os.environ.get("TAROCK_WEB_SCREENSHOTS")
+WAIT = 240  # seconds: a fresh machine compiles the kernels on the first job
+
+web = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
+                         reason="the browser tests need chromium and chromium-driver "
+                                "(apt-get install chromium chromium-driver)")
+
+
+def test_serve_without_the_web_extra_says_what_to_install(capsys, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn → ImportError
+    code, _out, err = run(capsys, "serve", "--port", "0")
+    assert code == 2
+    assert 'pip install "tarock-solver[web]"' in err and "uvicorn" in err
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    pytest.importorskip("uvicorn", reason="the web extra is not installed")
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "tarock_cli", "serve", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/advise", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("the server did not start: " + proc.stderr.read().decode())
+    yield base, proc
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--window-size=1200,1000",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(options=opts, service=Service(CHROMEDRIVER))
+    yield driver
+    driver.quit()
+
+
+def _wait(driver, condition, timeout: float = WAIT):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+
+
+def _text(driver, element_id: str) -> str:
+    return driver.find_element("id", element_id).text
+
+
+def _shot(driver, name: str) -> None:
+    if SHOTS:
+        driver.execute_script("window.scrollTo(0, 0)")
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(1200, min(height + 200, 2400))
+        driver.save_screenshot(str(Path(SHOTS) / f"web-{name}.png"))
+        driver.set_window_size(1200, 1000)
+
+
+def _workers(server_proc) -> list[int]:
+    """The server's job processes still alive."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmd = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == server_proc.pid and b"web.worker" in cmd and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+@web
+def test_advice_page_picks_cards_and_answers_two_tabs(server, browser) -> None:
+    base, _proc = server
+    browser.get(f"{base}/advise?time=3&samples=300")
+    for card in HAND:
+        browser.find_element("css selector", f'button.card[data-id="{card}"]').click()
+    assert _text(browser, "count") == "16"
+    assert sorted(browser.find_element("id", "hand").get_attribute("value").split()) == \
+        sorted(HAND)
+    browser.find_element("css selector", "#seat option[value=M]").click()
+    first = browser.current_window_handle
+    # a second tab asks about the same hand from seat R meanwhile
+    browser.switch_to.new_window("tab")
+    browser.get(f"{base}/advise?hand={'+'.join(HAND)}&seat=R&time=3&samples=300")
+    second = browser.current_window_handle
+    browser.switch_to.window(first)
+    browser.find_element("id", "go").click()
+    _wait(browser, lambda d: "worlds" in _text(d, "status") or d.find_elements("id", "advice"))
+    _wait(browser, lambda d: d.find_elements("id", "recommendation"))
+    assert "seat=M" in browser.current_url and "hand=T1+T2+T5" in browser.current_url
+    assert _text(browser, "recommendation").startswith("Recommendation")
+    table = _text(browser, "advice")
+    assert "Three" in table and "pass" in table and "P(make)" in table
+    assert "Advice for M" in browser.find_element("id", "result").text
+    _shot(browser, "advice")
+    browser.switch_to.window(second)
+    _wait(browser, lambda d: d.find_elements("id", "recommendation"))
+    assert "Advice for R" in browser.find_element("id", "result").text
+    browser.close()
+    browser.switch_to.window(first)
+
+
+@web
+def test_bad_input_is_shown_next_to_its_field(server, browser) -> None:
+    base, _proc = server
+    browser.get(f"{base}/advise?hand=T21+T20+ZZ9+T1")
+    _wait(browser, timeout=60, condition=lambda d: _text(d, "err-hand"))
+    assert 'unknown card "ZZ9"' in _text(browser, "err-hand")
+    assert "bad" in browser.find_element("id", "hand").get_attribute("class")
+    assert _text(browser, "result") == ""
+    browser.get(f"{base}/advise?hand=T21&time=soon")
+    _wait(browser, timeout=60, condition=lambda d: _text(d, "err-time"))
+    assert '"soon" is not a number' in _text(browser, "err-time")
+    browser.get(f"{base}/deal?deal=F:T1+T2/HK")
+    _wait(browser, timeout=60, condition=lambda d: _text(d, "err-deal"))
+    assert "Traceback" not in browser.page_source
+    browser.get(f"{base}/review?record=/etc/hostname")
+    _wait(browser, timeout=60, condition=lambda d: _text(d, "err-record"))
+    assert "is not a play record" in _text(browser, "err-record")
+    browser.get(f"{base}/review?record=deal:+nonsense")
+    _wait(browser, timeout=60, condition=lambda d: _text(d, "err-record"))
+    assert 'needs a "declarer" field' in _text(browser, "err-record")
+
+
+@web
+def test_cancel_stops_the_job(server, browser) -> None:
+    base, proc = server
+    browser.get(f"{base}/advise?hand={'+'.join(HAND)}&time=120")
+    _wait(browser, lambda d: _workers(proc))
+    _wait(browser, lambda d: "worlds" in _text(d, "status"))
+    browser.find_element("id", "cancel").click()
+    assert _text(browser, "status") == "cancelled."
+    _wait(browser, lambda d: not _workers(proc), timeout=10)
+
+
+@web
+def test_a_closed_tab_stops_its_job(server, browser) -> None:
+    base, proc = server
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    browser.get(f"{base}/advise?hand={'+'.join(HAND)}&time=120")
+    _wait(browser, lambda d: "worlds" in _text(d, "status"))
+    assert len(_workers(proc)) == 1
+    browser.close()
+    browser.switch_to.window(first)
+    _wait(browser, lambda d: not _workers(proc), timeout=15)
+
+
+@web
+def test_deal_page_shows_the_table_and_the_leads(server, browser) -> None:
+    base, _proc = server
+    browser.get(f"{base}/deal?deal=example-1&declarer=R&contract=three")
+    _wait(browser, lambda d: d.find_elements("id", "ddtable"))
+    rows = browser.find_elements("css selector", "#ddtable tbody tr")
+    assert len(rows) == 1
+    cells = [c.text for c in rows[0].find_elements("css selector", "td")]
+    assert cells[:3] == ["R", "three", "4-6"] and cells[4:7] == ["34", "34", "no"]
+    leads = browser.find_elements("css selector", ".leads .lead")
+    assert len(leads) == 16 and browser.find_elements("css selector", ".lead.best")
+    assert browser.find_element("id", "deal").get_attribute("value") == "example-1"
+    _shot(browser, "deal")
+
+
+@web
+def test_review_steps_through_the_play(server, browser, capsys) -> None:
+    import json
+
+    code, out, _err = run(capsys, "review", "example", "--json")
+    assert code == 0
+    cards = json.loads(out)["cards"]
+    base, _proc = server
+    browser.get(f"{base}/review?record=example")
+    _wait(browser, lambda d: d.find_elements("id", "step"))
+    assert _text(browser, "step") == f"card 0 of {len(cards)}"
+    nxt = browser.find_element("id", "next")
+    for _ in range(3):
+        nxt.click()
+    assert _text(browser, "step") == f"card 3 of {len(cards)}"
+    assert _text(browser, "verdict").startswith(f"{cards[2]['seat']} plays")
+    browser.find_element("id", "prev").click()
+    assert _text(browser, "step") == f"card 2 of {len(cards)}"
+    # each card that lost points is marked in the list and on the curve
+    lost = sum(1 for c in cards if c["loss"] > 0)
+    assert lost and len(browser.find_elements("css selector", ".played.lost")) == lost
+    assert len(browser.find_elements("css selector", "#valuecurve .lossdot")) == lost
+    first_loss = next(i for i, c in enumerate(cards) if c["loss"] > 0) + 1
+    browser.find_element("css selector", f'.played[data-step="{first_loss}"]').click()
+    assert f"loses {cards[first_loss - 1]['loss']}" in _text(browser, "verdict")
+    # the played cards have left the hands
+    hands = browser.find_element("id", "table").text
+    assert cards[0]["card"] not in " ".join(
+        e.get_attribute("data-card") for e in browser.find_elements("css selector", ".seat .chip"))
+    assert "declarer" in hands
+    _shot(browser, "review")
