@@ -183,6 +183,23 @@ def test_cancel_stops_the_job(server, browser) -> None:
 
 
 @web
+def test_the_progress_line_shows_the_leading_options_standard_errors(server, browser) -> None:
+    import re
+
+    base, proc = server
+    browser.get(f"{base}/advise?hand={'+'.join(HAND)}&time=60")
+    first = _wait(browser, lambda d: re.search(r"\d+ worlds · \d+ exact solves · ",
+                                               _text(d, "status")) and _text(d, "status"))
+    assert re.search(r" · [\d.]+ / 60 s$", first)
+    # the SE appears once the leader has its first exact worlds (seconds on a quiet machine)
+    line = _wait(browser, lambda d: "±" in _text(d, "status") and _text(d, "status"),
+                 timeout=120)
+    assert re.search(r"exact solves · \w+ ±[\d.]+ game points, ±[\d.]+ card points · ", line)
+    browser.find_element("id", "cancel").click()
+    _wait(browser, lambda d: not _workers(proc), timeout=10)
+
+
+@web
 def test_a_closed_tab_stops_its_job(server, browser) -> None:
     base, proc = server
     first = browser.current_window_handle

@@ -1,4 +1,8 @@
-"""`tarock advise`: which contract to bid and what to announce, for one hand."""
+"""`tarock advise`: which contract to bid and what to announce, for one hand.
+
+:func:`advice_json` and :data:`CSV_FORMAT` are the command's JSON and ``--csv``
+table, shared with the web app's job (:mod:`tarock_cli.web.worker`).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import os
 
 import click
 
-from tarock_solver.advise import AdviceLimit, AdviceRequest, advise
+from tarock_solver.advise import Advice, AdviceInput, AdviceLimit, AdviceRequest, advise
 from tarock_solver.advise.inputs import read_advice_input
 from tarock_solver.advise.plot import plot_points
 from tarock_solver.advise.results import RunMeta
@@ -16,11 +20,15 @@ from tarock_solver.advise.text import advice_lines
 from tarock_solver.deal import capture_warnings
 from tarock_solver.diagram import can_show_symbols, hand_line
 from tarock_solver.notation import SEATS, format_cards
+from tarock_solver.rules import Rules
 
 from ..main import Settings
 from ._output import PLOT_SUFFIXES, check_output
 from ._params import Seconds
 from ._text import plain, stdout_encoding
+
+#: How ``--csv`` writes the advice table (``DataFrame.to_csv`` arguments).
+CSV_FORMAT = {"index": False, "na_rep": "", "float_format": "%.6g"}
 
 
 def _json_default(value: object) -> object:
@@ -117,20 +125,12 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
     adv = advise(req)
 
     if csv_path:
-        adv.table.to_csv(csv_path, index=False, na_rep="",
-                         float_format="%.6g")
+        adv.table.to_csv(csv_path, **CSV_FORMAT)
     if plot_path:
         plot_points(adv.points, plot_path, title=f"Declarer card points, seat "
                     f"{SEATS[inp.seat]} (evaluator, every world)")
     if as_json:
-        out = {
-            "hand": format_cards(inp.hand), "seat": SEATS[inp.seat], "demo": inp.demo,
-            "rules": rules.name, "rule_options": rules.describe_overrides(),
-            "talon": format_cards(inp.talon) if inp.talon else None,
-            "meta": adv.meta.to_json(), "recommendation": adv.recommendation.to_json(),
-            "table": _records(adv.table), "announcements": _records(adv.announcements),
-        }
-        click.echo(json.dumps(_clean(out), default=_json_default, ensure_ascii=False, indent=2))
+        click.echo(advice_json(inp, rules, adv))
         return
     ascii_only = settings.ascii or not can_show_symbols(stdout_encoding())
     names = {c: rules.contract_name(c) for c in rules.contracts}
@@ -138,6 +138,19 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
     click.echo()
     for line in advice_lines(adv, names, verbose=verbose):
         click.echo(plain(line, ascii_only))
+
+
+def advice_json(inp: AdviceInput, rules: Rules, adv: Advice) -> str:
+    """The answer as ``tarock advise --json`` prints it: the question, the run's meta,
+    the recommendation and the tables (NaN as null)."""
+    out = {
+        "hand": format_cards(inp.hand), "seat": SEATS[inp.seat], "demo": inp.demo,
+        "rules": rules.name, "rule_options": rules.describe_overrides(),
+        "talon": format_cards(inp.talon) if inp.talon else None,
+        "meta": adv.meta.to_json(), "recommendation": adv.recommendation.to_json(),
+        "table": _records(adv.table), "announcements": _records(adv.announcements),
+    }
+    return json.dumps(_clean(out), default=_json_default, ensure_ascii=False, indent=2)
 
 
 def _header(inp, rules_name: str, meta: RunMeta, ascii_only: bool) -> str:

@@ -10,12 +10,16 @@ written on the score sheet (:mod:`tarock_solver.solver.gamepoints`) with the
 announcements (``--announce``) and contras (``--contra``) given, or with the best
 announcement set (``--announcements best``).  The exchange is the row's card-point
 optimal one; the game-point search covers the whole play after it.
+
+:func:`read_deal`, :func:`solve_rows` and :func:`json_document` are shared with the
+web app's job (:mod:`tarock_cli.web.worker`).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -37,7 +41,8 @@ from ..main import Settings
 from ._text import plain, table
 
 
-def _read_deal(words: tuple[str, ...]) -> Deal:
+def read_deal(words: tuple[str, ...]) -> Deal:
+    """The complete deal of the command's words (an example's name or deal notation)."""
     text = " ".join(words).strip()
     if not text:
         raise click.UsageError('give a deal, e.g. tarock solve "F:<hand> <hand> <hand>/'
@@ -167,8 +172,10 @@ def _lead_lines(row: Any, values: dict[int, int] | None, ascii_only: bool) -> li
     return lines
 
 
-def _json_document(deal: Deal, rules: Rules, dd: Any, leads: dict[int, Any],
-                   node_limit: int | None) -> dict[str, Any]:
+def json_document(deal: Deal, rules: Rules, dd: Any, leads: dict[int, Any],
+                  node_limit: int | None) -> dict[str, Any]:
+    """The table and the leads (``--cards``) as ``--json`` prints them (before the
+    game points and estimates are added)."""
     rows = []
     for i, row in enumerate(dd.rows):
         obj = row.to_json()
@@ -186,6 +193,29 @@ def _json_document(deal: Deal, rules: Rules, dd: Any, leads: dict[int, Any],
         "complete": dd.complete,
         "rows": rows,
     }
+
+
+def solve_rows(deal: Deal, rules: Rules, seats: list[str], contracts: list[str], *,
+               cards: bool, solver: Any, budget: Any,
+               progress: Callable[[Any], None] | None = None
+               ) -> tuple[Any, dict[int, Any]]:
+    """The double-dummy table of ``seats`` × ``contracts`` (``progress`` after each row)
+    and, with ``cards``, the values of F's opening leads per row (row index → values;
+    a row that plays as another gets its twin's)."""
+    from tarock_solver.analysis import dd_table, lead_values
+
+    dd = dd_table(deal, rules, declarers=seats, contracts=contracts, solver=solver,
+                  budget=budget, progress=progress)
+    leads: dict[int, Any] = {}
+    if cards:
+        for i, row in enumerate(dd.rows):
+            if row.same_play_as is None:
+                leads[i] = lead_values(deal, row, solver=solver, budget=budget)
+            else:
+                twin = next(j for j, r in enumerate(dd.rows)
+                            if r.declarer == row.declarer and r.contract == row.same_play_as)
+                leads[i] = leads.get(twin)
+    return dd, leads
 
 
 # ----------------------------------------------------------------- game points
@@ -345,7 +375,6 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
     """
     from tqdm import tqdm
 
-    from tarock_solver.analysis import dd_table, lead_values
     from tarock_solver.analysis.gametable import game_point_rows
     from tarock_solver.solver import Budget, CardPointSearch
 
@@ -368,7 +397,7 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
         announced[item] = level
     contras = dict(parse_contra(token, rules) for token in contra)
     with capture_warnings() as messages:
-        deal = _read_deal(words)
+        deal = read_deal(words)
     for message in messages:
         click.echo(f"Warning: {message}", err=True)
     chosen = [rules.contract_key(c) for c in contracts] or list(rules.contracts)
@@ -382,17 +411,8 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
     solver = CardPointSearch()
     with tqdm(total=n_rows, desc="solving", unit="row", file=sys.stderr, disable=None,
               leave=False) as bar:
-        dd = dd_table(deal, rules, declarers=seats, contracts=chosen, solver=solver,
-                      budget=budget, progress=lambda _row: bar.update(1))
-        leads: dict[int, Any] = {}
-        if cards:
-            for i, row in enumerate(dd.rows):
-                if row.same_play_as is None:
-                    leads[i] = lead_values(deal, row, solver=solver, budget=budget)
-                else:
-                    twin = next(j for j, r in enumerate(dd.rows)
-                                if r.declarer == row.declarer and r.contract == row.same_play_as)
-                    leads[i] = leads.get(twin)
+        dd, leads = solve_rows(deal, rules, seats, chosen, cards=cards, solver=solver,
+                               budget=budget, progress=lambda _row: bar.update(1))
     games: list[Any] = []
     if game_points:
         with tqdm(total=len(dd.rows), desc="game points", unit="row", file=sys.stderr,
@@ -403,7 +423,7 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
 
     estimates = _row_estimates(deal, list(dd.rows)) if estimate else None
     if as_json:
-        doc = _json_document(deal, rules, dd, leads, node_limit)
+        doc = json_document(deal, rules, dd, leads, node_limit)
         for obj, game in zip(doc["rows"], games, strict=False):
             obj.update(_game_json(game))
         for obj, est in zip(doc["rows"], estimates or [], strict=False):

@@ -1,9 +1,9 @@
-"""The web app's jobs: a page's fields turned into the CLI's words, and the job
+"""The web app's jobs: a page's fields turned into the job's arguments, and the job
 process (:mod:`.worker`) run and streamed as server-sent events.
 
 A field the server can check itself (a number, a seat, a profile) is checked here;
-the rest (hands, deals, records) is read by the CLI in the job, whose message names
-the token.  Either way the page gets ``{"field": ..., "message": ...}``.
+the rest (hands, deals, records) is read in the job by the CLI's own readers, whose
+message names the token.  Either way the page gets ``{"field": ..., "message": ...}``.
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ class FieldError(ValueError):
 
 @dataclass(frozen=True)
 class Job:
-    """A command to run: the page's kind, the CLI words, the field its input came from."""
+    """A job to run: the page's kind, its checked arguments (:func:`.worker.run`), the
+    field its input came from."""
 
     kind: str
-    words: list[str]
+    args: dict[str, object]
     main_field: str
 
 
@@ -70,8 +71,8 @@ def _choice(params: Mapping[str, str], name: str, choices: tuple[str, ...],
     return value
 
 
-def _rules(params: Mapping[str, str]) -> list[str]:
-    return ["--rules", _choice(params, "rules", profile_names(), "dummett")]
+def _rules(params: Mapping[str, str]) -> str:
+    return _choice(params, "rules", profile_names(), "dummett")
 
 
 def advise_job(params: Mapping[str, str]) -> Job:
@@ -81,25 +82,20 @@ def advise_job(params: Mapping[str, str]) -> Job:
     seconds = _number(params, "time", 10.0, 0.5, 600.0)
     samples = _number(params, "samples", 1000, 2, 1_000_000, whole=True)
     seed = _number(params, "seed", 1, 0, 2**31 - 1, whole=True)
-    words = [*_rules(params), "advise", hand, "--seat", seat, "--time-limit", f"{seconds:g}",
-             "--samples", str(samples), "--seed", str(seed), "--json", "--no-progress"]
-    return Job("advise", words, "hand")
+    return Job("advise", {"rules": _rules(params), "hand": hand, "seat": seat,
+                          "time_limit": seconds, "samples": samples, "seed": seed}, "hand")
 
 
 def deal_job(params: Mapping[str, str]) -> Job:
     """``/deal?deal=…&declarer=…&contract=…&nodes=…&rules=…``."""
     deal = _text(params, "deal", 'a deal, e.g. "example-1"')
-    words = [*_rules(params), "solve", deal, "--cards", "--json"]
     declarer = _choice(params, "declarer", ("all", *SEATS), "all")
-    if declarer != "all":
-        words += ["--declarer", declarer]
     contract = (params.get("contract") or "all").strip()
-    if contract != "all":
-        words += ["--contract", contract]
     nodes = _number(params, "nodes", 0, 0, 10**12, whole=True)
-    if nodes:
-        words += ["--node-limit", str(nodes)]
-    return Job("deal", words, "deal")
+    return Job("deal", {"rules": _rules(params), "deal": deal,
+                        "declarer": None if declarer == "all" else declarer,
+                        "contract": None if contract == "all" else contract,
+                        "node_limit": nodes or None}, "deal")
 
 
 def review_job(params: Mapping[str, str]) -> Job:
@@ -109,7 +105,7 @@ def review_job(params: Mapping[str, str]) -> Job:
         # the CLI would read a file of that name: a page reads no files of the server's
         raise FieldError("record", f'"{record[:40]}" is not a play record: paste the record '
                          '(KEY: VALUE fields), or give "example".')
-    return Job("review", [*_rules(params), "review", record, "--json"], "record")
+    return Job("review", {"rules": _rules(params), "record": record}, "record")
 
 
 JOBS: dict[str, Callable[[Mapping[str, str]], Job]] = {
@@ -126,7 +122,7 @@ async def stream(job: Job) -> AsyncIterator[str]:
     then ``result`` or ``error``; the process is killed when the stream is closed
     (the tab closed, Cancel pressed) before it ends."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", f"{__package__}.worker", job.kind, *job.words,
+        sys.executable, "-m", f"{__package__}.worker", job.kind, json.dumps(job.args),
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL, limit=2**26)
     try:

@@ -1,174 +1,172 @@
-"""The web app's job process: one `tarock` command run in-process, its progress and
-its answer written to stdout as JSON lines.
+"""The web app's job process: one page's job run on the library, its progress and its
+answer written to stdout as JSON lines.
 
 A process of its own, so a closed tab or Cancel ends the job by killing it, and the
 server's event loop never waits on the engine.  Lines: ``{"progress": {...}}`` while
-it runs, then ``{"result": {...}}`` or ``{"error": "<the CLI's message>"}``.
-Run as ``python -m tarock_cli.web.worker KIND ARG...`` (KIND: advise, deal, review;
-ARG...: the CLI's own words for the command).
+it runs, then ``{"result": {...}}`` or ``{"error": "<the CLI's message>"}``.  The
+input is read by the CLI's own readers and the answer built by its own JSON and CSV
+helpers, so the page shows what ``tarock advise/solve/review --json`` would print.
+Run as ``python -m tarock_cli.web.worker KIND ARGS`` (KIND: advise, deal, review;
+ARGS: the job's arguments as a JSON object, :mod:`.jobs`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
+import os
 import sys
-import tempfile
 import time
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
+import click
+
+from tarock_solver.errors import TarockError
+
+from ..main import Settings
+
 _OUT = sys.stdout
+#: Seconds between two progress lines (the page redraws its status line for each).
+EVERY = 0.25
+
+Emit = Callable[[dict[str, Any]], None]
 
 
 def emit(obj: dict[str, Any]) -> None:
     """One JSON line to the server."""
-    _OUT.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+    _OUT.write(json.dumps(obj, ensure_ascii=False) + "\n")
     _OUT.flush()
 
 
-def _watch_advice(captured: dict[str, Any]) -> None:
-    """Report the adviser's progress and keep its answer for the text view.
-
-    The adviser reports progress only to its terminal bar, so the engine run is
-    wrapped here (in this process only) to pass on worlds and exact solves.
-    """
-    from tarock_solver.advise import adviser
-
-    from ..commands import advise as advise_command
-
-    run_engine = adviser.run_engine
-    advise = advise_command.advise
-
-    def reporting_run_engine(problem, settings, exact, limit, *, progress=None):
-        start = time.time()
-        last = [0.0]
-
-        def report(phase: str, done: int, total: int) -> None:
-            now = time.time()
-            if now - last[0] >= 0.25:
-                last[0] = now
-                emit({"progress": {"phase": phase, "done": done, "total": total,
-                                   "exact_solves": exact.solves,
-                                   "seconds": round(now - start, 1),
-                                   "time_limit": limit.seconds}})
-            if progress is not None:
-                progress(phase, done, total)
-
-        return run_engine(problem, settings, exact, limit, progress=report)
-
-    def keeping_advise(req):
-        captured["request"] = req
-        captured["advice"] = adv = advise(req)
-        return adv
-
-    adviser.run_engine = reporting_run_engine
-    advise_command.advise = keeping_advise
+def _warning_lines(messages: list[str]) -> list[str]:
+    """Warnings as the CLI prints them on stderr."""
+    return [f"Warning: {m}" for m in messages]
 
 
-def _watch_deal() -> None:
-    """Report each finished row of the double-dummy table."""
-    import tarock_solver.analysis as analysis
-
-    dd_table = analysis.dd_table
-
-    def reporting_dd_table(*args, progress=None, **kwargs):
-        done = [0]
-
-        def row_done(row) -> None:
-            done[0] += 1
-            emit({"progress": {"phase": "rows", "done": done[0]}})
-            if progress is not None:
-                progress(row)
-
-        return dd_table(*args, progress=row_done, **kwargs)
-
-    analysis.dd_table = reporting_dd_table
+def advice_progress_line(p: Any, names: dict[str, str]) -> dict[str, Any]:
+    """An :class:`~tarock_solver.advise.AdviceProgress` as the page's progress line
+    (``names``: the contracts' names in the rules, the leader's shown by its name)."""
+    return {"phase": p.phase, "worlds": p.worlds, "worlds_total": p.worlds_total,
+            "exact_solves": p.exact_solves, "seconds": round(p.seconds, 1),
+            "time_limit": p.time_limit,
+            "leader": None if p.leader is None else names.get(p.leader, p.leader),
+            "net_se": None if p.leader_net_se is None else round(p.leader_net_se, 2),
+            "points_se": None if p.leader_points_se is None else round(p.leader_points_se, 2)}
 
 
-def _watch_review(captured: dict[str, Any]) -> None:
-    """Keep the checked play line: its hands at the first trick drive the replay."""
-    from ..commands import review as review_command
+def _throttled(send: Emit) -> Callable[[dict[str, Any]], None]:
+    """``send`` at most every :data:`EVERY` seconds (the first at once)."""
+    last = [-EVERY]
 
-    check_record = review_command.check_record
+    def report(progress: dict[str, Any]) -> None:
+        now = time.monotonic()
+        if now - last[0] >= EVERY:
+            last[0] = now
+            send({"progress": progress})
 
-    def keeping_check_record(rec, rules):
-        captured["line"] = line = check_record(rec, rules)
-        return line
-
-    review_command.check_record = keeping_check_record
+    return report
 
 
-def _advice_extras(captured: dict[str, Any]) -> dict[str, Any]:
+def run_advise(args: dict[str, Any], send: Emit) -> dict[str, Any]:
+    """``tarock advise HAND --seat S --time-limit T --samples N --seed K --json``."""
+    from tarock_solver.advise import AdviceLimit, AdviceRequest, advise, read_advice_input
     from tarock_solver.advise.text import advice_lines
+    from tarock_solver.deal import capture_warnings
 
-    req, adv = captured["request"], captured["advice"]
-    names = {c: req.rules.contract_name(c) for c in req.rules.contracts}
-    return {"text": advice_lines(adv, names)}
+    from ..commands.advise import CSV_FORMAT, advice_json
+
+    rules = Settings(rules=args["rules"]).loaded_rules
+    with capture_warnings() as messages:
+        inp = read_advice_input(args["hand"], args["seat"], None)
+    names = {c: rules.contract_name(c) for c in rules.contracts}
+    report = _throttled(send)
+    req = AdviceRequest(hand=inp.hand, seat=inp.seat, rules=rules, rules_name=rules.name,
+                        others=inp.others, limit=AdviceLimit(args["time_limit"], args["samples"]),
+                        seed=args["seed"], jobs=os.cpu_count() or 1,
+                        on_progress=lambda p: report(advice_progress_line(p, names)))
+    adv = advise(req)
+    return {"json": json.loads(advice_json(inp, rules, adv)),
+            "warnings": _warning_lines(messages),
+            "text": advice_lines(adv, names),
+            "csv": adv.table.to_csv(**CSV_FORMAT)}
 
 
-def _review_extras(captured: dict[str, Any]) -> dict[str, Any]:
+def run_deal(args: dict[str, Any], send: Emit) -> dict[str, Any]:
+    """``tarock solve DEAL --cards --json [--declarer D] [--contract C] [--node-limit N]``."""
+    from tarock_solver.deal import capture_warnings
+    from tarock_solver.notation import SEATS
+    from tarock_solver.solver import Budget, CardPointSearch
+
+    from ..commands.solve import json_document, read_deal, solve_rows
+
+    rules = Settings(rules=args["rules"]).loaded_rules
+    with capture_warnings() as messages:
+        deal = read_deal((args["deal"],))
+    contracts = [rules.contract_key(args["contract"])] if args["contract"] else \
+        list(rules.contracts)
+    seats = [args["declarer"]] if args["declarer"] else list(SEATS)
+    done = [0]
+
+    def row_done(_row: Any) -> None:
+        done[0] += 1
+        send({"progress": {"phase": "rows", "done": done[0],
+                           "total": len(seats) * len(contracts)}})
+
+    dd, leads = solve_rows(deal, rules, seats, contracts, cards=True, solver=CardPointSearch(),
+                           budget=Budget(nodes=args["node_limit"]), progress=row_done)
+    return {"json": json_document(deal, rules, dd, leads, args["node_limit"]),
+            "warnings": _warning_lines(messages)}
+
+
+def run_review(args: dict[str, Any], send: Emit) -> dict[str, Any]:
+    """``tarock review RECORD --json`` (the record as text, or ``example``), and the
+    hands at the first trick for the replay."""
     from tarock_solver.cards import CARD_IDS, indices_of
     from tarock_solver.notation import SEATS
+    from tarock_solver.review import check_record, parse_record
+    from tarock_solver.review.engine import review_line
+    from tarock_solver.review.report import review_to_json
+    from tarock_solver.solver import CardPointSearch
 
-    line = captured["line"]
-    return {"hands": {SEATS[s]: [CARD_IDS[c] for c in indices_of(h)]
+    from ..commands.review import example_text
+
+    text = args["record"]
+    rec = parse_record(example_text() if text.lower() == "example" else text)
+    settings = Settings(rules=args["rules"])
+    rules = settings.rules_named(rec.rules or settings.rules, rec.options)
+    line = check_record(rec, rules)
+    report = _throttled(send)
+    rv = review_line(line, rules, search=CardPointSearch(),
+                     progress=lambda done, total: report({"phase": "cards", "done": done,
+                                                          "total": total}))
+    return {"json": review_to_json(rv), "warnings": [],
+            "hands": {SEATS[s]: [CARD_IDS[c] for c in indices_of(h)]
                       for s, h in enumerate(line.hands)}}
 
 
-def _error_message(stderr: str) -> str:
-    """The CLI's message from its last "Error" line on (a caret line may follow)."""
-    lines = [x.rstrip() for x in stderr.splitlines() if x.strip()]
-    first = max((i for i, x in enumerate(lines) if x.startswith("Error")), default=None)
-    if first is None:
-        return lines[-1] if lines else "the command failed."
-    return "\n".join(lines[first:]).removeprefix("Error:").strip()
+RUNS: dict[str, Callable[[dict[str, Any], Emit], dict[str, Any]]] = {
+    "advise": run_advise, "deal": run_deal, "review": run_review}
 
 
-def run(kind: str, words: list[str]) -> None:
-    """Run the command ``kind`` on the CLI words ``words`` and emit its answer."""
-    from ..main import main
+def error_message(exc: Exception) -> str:
+    """The message the CLI would print for ``exc``, without its "Error:" (a caret line
+    under the token may follow); never a traceback."""
+    if isinstance(exc, click.ClickException):
+        return exc.format_message()
+    if isinstance(exc, TarockError):
+        return str(exc).removeprefix("Error:").strip()
+    return f"{type(exc).__name__}: {exc}"
 
-    captured: dict[str, Any] = {}
-    if kind == "advise":
-        _watch_advice(captured)
-    elif kind == "deal":
-        _watch_deal()
-    elif kind == "review":
-        _watch_review(captured)
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    csv_file = None
-    if kind == "advise":  # the advice table's CSV is the CLI's --csv file
-        csv_file = tempfile.NamedTemporaryFile(suffix=".csv", delete=False)
-        csv_file.close()
-        words = [*words, "--csv", csv_file.name]
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(words)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        except Exception as exc:  # the page gets a message, never a traceback
-            code = 1
-            err.write(f"Error: {type(exc).__name__}: {exc}\n")
-    if csv_file is not None and code:
-        Path(csv_file.name).unlink(missing_ok=True)
-    if code:
-        emit({"error": _error_message(err.getvalue())})
+
+def run(kind: str, args: dict[str, Any], send: Emit = emit) -> None:
+    """Run the job ``kind`` on ``args`` and ``send`` its progress and its answer."""
+    try:
+        result = RUNS[kind](args, send)
+    except Exception as exc:  # the page gets a message, never a traceback
+        send({"error": error_message(exc)})
         return
-    text = out.getvalue()
-    result: dict[str, Any] = {"json": json.loads(text)}
-    warnings = [x for x in err.getvalue().splitlines() if x.startswith("Warning")]
-    result["warnings"] = warnings
-    if kind == "advise":
-        result.update(_advice_extras(captured))
-        result["csv"] = Path(csv_file.name).read_text(encoding="utf-8")
-        Path(csv_file.name).unlink(missing_ok=True)
-    elif kind == "review":
-        result.update(_review_extras(captured))
-    emit({"result": result})
+    send({"result": result})
 
 
 if __name__ == "__main__":
-    run(sys.argv[1], sys.argv[2:])
+    run(sys.argv[1], json.loads(sys.argv[2]))

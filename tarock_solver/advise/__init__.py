@@ -6,7 +6,8 @@ Entry point: :func:`advise` with an :class:`AdviceRequest`; the answer is an
 The method: ``docs/ADVICE.md``.  Modules, one job each:
 
 * :mod:`.adviser` — :func:`advise`: plan, run, decide, report;
-* :mod:`.settings` — the request, the settings, the run's limit;
+* :mod:`.settings` — the request, the settings, the run's limit, its progress reports;
+* :mod:`.progress` — the progress reports made while a run works;
 * :mod:`.problem` — what to solve: contracts, announcement sets, policies;
 * :mod:`.series` — one contract over the worlds: values, control-variate terms;
 * :mod:`.schedule` — which worlds to evaluate and which exact solves to ask for;
@@ -25,7 +26,7 @@ The method: ``docs/ADVICE.md``.  Modules, one job each:
 from .adviser import advise
 from .inputs import DEMO_HAND, AdviceInput, read_advice_input
 from .results import Advice
-from .settings import AdviceLimit, AdviceRequest, AdviceSettings
+from .settings import AdviceLimit, AdviceProgress, AdviceRequest, AdviceSettings
 
-__all__ = ["DEMO_HAND", "Advice", "AdviceInput", "AdviceLimit", "AdviceRequest",
-           "AdviceSettings", "advise", "read_advice_input"]
+__all__ = ["DEMO_HAND", "Advice", "AdviceInput", "AdviceLimit", "AdviceProgress",
+           "AdviceRequest", "AdviceSettings", "advise", "read_advice_input"]

@@ -19,6 +19,7 @@ from .decision import recommend
 from .exact import ExactSolver
 from .infoset import warm_evaluator
 from .problem import Problem, make_problem
+from .progress import ProgressReporter
 from .results import Advice, RunMeta, build_table
 from .rows import option_rows
 from .rulesview import RulesView
@@ -48,6 +49,8 @@ def advise(req: AdviceRequest) -> Advice:
     evaluator_load = time.time() - t0
     start = time.time()
     bar = _progress_bar(req.progress, limit)
+    reporter = (ProgressReporter(req.on_progress, exact, limit, start)
+                if req.on_progress is not None else None)
 
     seen: set[str] = set()
     last = 0.0
@@ -55,8 +58,10 @@ def advise(req: AdviceRequest) -> Advice:
     # it gets one every few seconds (and the first of each phase at once).
     every = 0.1 if sys.stderr.isatty() else 2.0
 
-    def progress(phase: str, done: int, total: int) -> None:
+    def progress(phase: str, done: int, total: int, series) -> None:
         nonlocal last
+        if reporter is not None:
+            reporter.report(phase, series)
         if bar is None:
             return
         now = time.time()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -310,16 +310,21 @@ def birds_fit(eng: Engine, exact: ExactSolver, deadline: float) -> bool:
 
 def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                limit: AdviceLimit, *,
-               progress: Callable[[str, int, int], None] | None = None) -> EngineResult:
+               progress: Callable[[str, int, int, Mapping[str, ContractSeries]], None]
+               | None = None) -> EngineResult:
     """Both phases within the ``limit`` (its deadline counted from now; the solves'
-    seconds end there, :mod:`.exact`); Ctrl-C ends the current phase with what is done."""
+    seconds end there, :mod:`.exact`); Ctrl-C ends the current phase with what is done.
+
+    ``progress(phase, done, total, series)`` is called after each world evaluated and
+    each round of the exact phase, between the engine's steps (on this thread), with
+    the contracts' series as they stand: it may read them, never change them."""
     start = time.time()
     deadline = limit.deadline(start)
     samples = limit.worlds
     eng = Engine(problem, settings, game_points=exact.game_points)
     if deadline is not None:
         eng.birds_allowed = lambda: birds_fit(eng, exact, deadline)
-    report = progress or (lambda phase, done, total: None)
+    report = progress or (lambda phase, done, total, series: None)
     interrupted = False
     exact.start()
     if problem.given_talon is not None:
@@ -359,7 +364,7 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
         nonlocal n
         eng.evaluate_world(n)
         n += 1
-        report("evaluator", n, samples)
+        report("evaluator", n, samples, eng.series)
 
     try:
         while n < samples and (phase1_end is None or time.time() < phase1_end
@@ -381,7 +386,8 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                     harvest(block=True)  # the solves stop at the deadline by themselves
                     break
                 harvest(block=False)
-                report("exact", sum(len(s.exact_worlds()) for s in eng.series.values()), 0)
+                report("exact", sum(len(s.exact_worlds()) for s in eng.series.values()), 0,
+                       eng.series)
                 top_up()
                 if not outstanding:
                     break

@@ -2,7 +2,8 @@
 
 :class:`AdviceRequest` is one advice question; :class:`AdviceSettings` how hard
 each part of a run works; :class:`AdviceLimit` the run's limit (seconds and
-worlds), from which the deadline is worked out.
+worlds), from which the deadline is worked out; :class:`AdviceProgress` what a run
+reports to the request's ``on_progress`` while it works.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..rules import Rules, load_rules
 
-__all__ = ["AdviceLimit", "AdviceRequest", "AdviceSettings"]
+__all__ = ["AdviceLimit", "AdviceProgress", "AdviceRequest", "AdviceSettings"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,31 @@ class AdviceSettings:
             raise ValueError(f"cell_width must be odd and positive, not {self.cell_width}")
 
 
+@dataclass(frozen=True)
+class AdviceProgress:
+    """How far a run is: reported to :attr:`AdviceRequest.on_progress` while it works.
+
+    ``phase``: ``"evaluator"`` (sampling worlds) or ``"exact"`` (the solver threads'
+    turn); ``worlds``: worlds evaluated so far, of ``worlds_total`` (the request's cap;
+    None with a time limit, which ends the run first as a rule); ``exact_solves``:
+    exact solves finished; ``seconds`` since the clock started, of ``time_limit``
+    (None: none).  ``leader``: the contract of the option with the best E[net] so far
+    (None before any), with the standard errors of its E[net] (game points) and
+    E[card points] once it has enough exact worlds for them (else None); worked out at
+    most every :data:`~.progress.LEADER_EVERY` seconds, so it may lag the counts.
+    """
+
+    phase: str
+    worlds: int
+    worlds_total: int | None
+    exact_solves: int
+    seconds: float
+    time_limit: float | None
+    leader: str | None = None
+    leader_net_se: float | None = None
+    leader_points_se: float | None = None
+
+
 @dataclass
 class AdviceRequest:
     """One advice question.
@@ -106,6 +132,9 @@ class AdviceRequest:
     exact card-point solver (tests: ``[(hands, declarer), …] → points``) and
     ``solve_game`` the game-point one (a :class:`~.exact.GameRequest` → net);
     with ``solve_batch`` and no ``solve_game`` there are no bird solves.
+    ``progress`` draws a bar on stderr; ``on_progress`` is called with an
+    :class:`AdviceProgress` as the run goes (it only reads: the answer is the same
+    with or without it).
     """
 
     hand: int
@@ -122,6 +151,7 @@ class AdviceRequest:
     solve_batch: Callable | None = None
     solve_game: Callable | None = None
     progress: bool = False
+    on_progress: Callable[[AdviceProgress], None] | None = None
     deal_id: str = "hand"
     rules: Rules | None = None
 

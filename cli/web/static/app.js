@@ -58,16 +58,23 @@ function start() {
     }
   });
 }
-let worlds = 0;
 function progressText(p) {
   if (p.phase === "starting") return "starting the engine…";
   if (PAGE === "advise") {
-    if (p.phase === "evaluator") worlds = p.done;
-    const limit = p.time_limit ? ` / ${p.time_limit} s` : "";
-    return `${p.phase === "exact" ? "exact solves" : "sampling worlds"}: ${worlds} worlds, ` +
-      `${p.exact_solves} exact solves, ${p.seconds} s${limit}`;
+    const worlds = p.worlds_total ? `${p.worlds} of ${p.worlds_total} worlds` : `${p.worlds} worlds`;
+    // the leading option's standard errors shrink as the exact worlds come in
+    let lead = "";
+    if (p.leader && p.net_se !== null) {
+      lead = ` · ${p.leader} ±${p.net_se.toFixed(1)} game points` +
+        (p.points_se !== null ? `, ±${p.points_se.toFixed(1)} card points` : "");
+    } else if (p.leader) {
+      lead = ` · ${p.leader} leads (no SE yet)`;
+    }
+    const limit = p.time_limit ? ` / ${p.time_limit} s` : " s";
+    return `${worlds} · ${p.exact_solves} exact solves${lead} · ${p.seconds.toFixed(1)}${limit}`;
   }
-  if (PAGE === "deal") return `solving: ${p.done} rows done`;
+  if (PAGE === "deal") return `solving: ${p.done} of ${p.total} rows done`;
+  if (PAGE === "review") return `reviewing: ${p.done} of ${p.total} cards`;
   return "working…";
 }
 
