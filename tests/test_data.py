@@ -113,9 +113,12 @@ def test_every_label_set_loads_with_consistent_arrays(tmp_path):
 
 def shipped_files_missing(config: dict, root: Path) -> list[str]:
     """package-data patterns of ``config`` (pyproject) that match no file under ``root``."""
+    setuptools = config["tool"]["setuptools"]
+    renamed = setuptools.get("package-dir", {})  # e.g. tarock_cli installs from cli/
     missing = []
-    for package, patterns in config["tool"]["setuptools"]["package-data"].items():
-        folder = root.joinpath(*package.split("."))
+    for package, patterns in setuptools["package-data"].items():
+        top, *rest = package.split(".")
+        folder = root.joinpath(renamed.get(top, top), *rest)
         for pattern in patterns:
             if not [p for p in folder.glob(pattern) if p.is_file()]:
                 missing.append(f"{package}: {pattern}")
