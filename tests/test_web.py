@@ -224,7 +224,6 @@ def test_deal_page_shows_the_table_and_the_leads(server, browser) -> None:
     leads = browser.find_elements("css selector", ".leads .lead")
     assert len(leads) == 16 and browser.find_elements("css selector", ".lead.best")
     assert browser.find_element("id", "deal").get_attribute("value") == "example-1"
-    _shot(browser, "deal")
 
 
 @web
@@ -258,3 +257,76 @@ def test_review_steps_through_the_play(server, browser, capsys) -> None:
         e.get_attribute("data-card") for e in browser.find_elements("css selector", ".seat .chip"))
     assert "declarer" in hands
     _shot(browser, "review")
+
+
+@web
+def test_deal_page_builds_a_deal_by_clicks(server, browser, capsys) -> None:
+    import json
+
+    from tarock_solver.cards import CARD_IDS, indices_of
+    from tarock_solver.notation import EXAMPLE_DEALS, parse_deal
+
+    text = EXAMPLE_DEALS["example-2"]
+    deal = parse_deal(text)
+    hands = {seat: [CARD_IDS[i] for i in indices_of(mask)]
+             for seat, mask in zip("FMR", deal.hands, strict=True)}
+    talon = [CARD_IDS[i] for i in deal.talon]
+    base, _proc = server
+    browser.get(f"{base}/deal")
+
+    def click(selector: str) -> None:
+        browser.find_element("css selector", selector).click()
+
+    def card(cid: str):
+        return browser.find_element("css selector", f'button.card[data-id="{cid}"]')
+
+    def counts() -> dict[str, str]:
+        return {e.get_attribute("data-count"): e.text
+                for e in browser.find_elements("css selector", "[data-count]")}
+
+    # a pasted deal (from M's side, "_" between the hands) colours the pack by hand
+    hands_m = text[2:].split("/")[0].split()
+    field = browser.find_element("id", "deal")
+    field.send_keys(f"M:{hands_m[1]}_{hands_m[2]}_{hands_m[0]}/{','.join(talon)}")
+    assert counts() == {"F": "16", "M": "16", "R": "16", "talon": "6"}
+    for seat, ids in [*hands.items(), ("talon", talon)]:
+        assert {card(c).get_attribute("data-to") for c in ids} == {seat}
+    assert [card(c).get_attribute("data-pos") for c in talon] == [f"t{k}" for k in range(1, 7)]
+    colours = {card(ids[0]).value_of_css_property("background-color")
+               for ids in [*hands.values(), talon]}
+    assert len(colours) == 4 and not colours & {"rgba(0, 0, 0, 0)", "rgba(255, 255, 255, 1)"}
+    click("#clear")
+    assert counts() == {"F": "0", "M": "0", "R": "0", "talon": "0"}
+    assert field.get_attribute("value") == ""
+    # a click on a card of the chosen hand takes it back
+    card("T22").click()
+    assert counts()["F"] == "1" and field.get_attribute("value") == "F:22.... .... ..../"
+    card("T22").click()
+    assert counts()["F"] == "0" and field.get_attribute("value") == ""
+    # the deal by clicks: a full hand passes on to the next; the talon in table order
+    for seat, ids in hands.items():
+        click(f'button.to[data-target="{seat}"]')
+        for cid in ids:
+            card(cid).click()
+        nxt = "M" if seat == "F" else "R" if seat == "M" else "talon"
+        assert browser.find_element("css selector", "button.to[aria-pressed=true]")\
+            .get_attribute("data-target") == nxt
+    for cid in talon:
+        card(cid).click()
+    assert counts() == {"F": "16", "M": "16", "R": "16", "talon": "6"}
+    assert field.get_attribute("value") == text
+    click("#declarer option[value=M]")
+    click("#contract option[value=one]")
+    click("#go")
+    _wait(browser, lambda d: d.find_elements("id", "ddtable"))
+    code, out, _err = run(capsys, "solve", text, "--declarer", "M", "--contract", "one",
+                          "--json")
+    assert code == 0
+    want = json.loads(out)["rows"][0]
+    row = browser.find_element("css selector", "#ddtable tbody tr")
+    cells = [c.text for c in row.find_elements("css selector", "td")]
+    discard = [e.get_attribute("data-card") for e in row.find_elements("css selector", ".chip")]
+    assert cells[:3] == [want["declarer"], want["contract"], want["talon_group"]]
+    assert discard == want["discard"].split()
+    assert cells[5:7] == [str(want["declarer_points"]), "yes" if want["made"] else "no"]
+    _shot(browser, "deal")

@@ -8,7 +8,7 @@ import html
 import json
 
 from tarock_solver.cards import CARD_IDS, card_label
-from tarock_solver.notation import SEATS
+from tarock_solver.notation import EXAMPLE_DEALS, SEATS
 from tarock_solver.rules import DEFAULT_PROFILE, load_rules, profile_names
 
 TITLES = {"advise": "Advice", "deal": "Deal", "review": "Review"}
@@ -30,11 +30,25 @@ def _rules_field() -> str:
                   f"{_options(profile_names(), DEFAULT_PROFILE)}</select>")
 
 
+def _picker(counts: str, hint: str = "") -> str:
+    """The pack to click (drawn by the script), with the counts of the picked cards."""
+    hint_html = f'<span class="hint">{hint}</span>' if hint else ""
+    return ('<div id="picker" class="picker" aria-label="the pack"></div>'
+            f'<div class="count">{counts} '
+            f'<button type="button" id="clear" class="link">clear</button>{hint_html}</div>')
+
+
+def _deal_targets() -> str:
+    """The "to:" buttons of the Deal page's pack: where a clicked card goes."""
+    sizes = {"F": 16, "M": 16, "R": 16, "talon": 6}
+    return "to: " + "".join(
+        f'<button type="button" class="to" data-target="{t}" aria-pressed="false">{t} '
+        f'<span data-count="{t}">0</span>/{n}</button>' for t, n in sizes.items())
+
+
 def _advise_form() -> str:
     return (
-        '<div id="picker" class="picker" aria-label="the pack"></div>'
-        '<div class="count"><span id="count">0</span>/16 cards '
-        '<button type="button" id="clear" class="link">clear</button></div>'
+        _picker('<span id="count" data-count="hand">0</span>/16 cards')
         + _field("hand", "Hand", '<input id="hand" name="hand" autocomplete="off" '
                  'placeholder="pick 16 cards above, or paste e.g. '
                  '21,20,16,15,7,5,2,1.K.KQ.K97.Q9">')
@@ -51,13 +65,16 @@ def _advise_form() -> str:
 def _deal_form() -> str:
     contracts = list(load_rules(DEFAULT_PROFILE).contracts)
     return (
-        _field("deal", "Deal", '<textarea id="deal" name="deal" rows="2" placeholder="'
-               'F:&lt;hand&gt; &lt;hand&gt; &lt;hand&gt;/&lt;t1&gt;,…,&lt;t6&gt;  or  '
-               'example-1 … example-3"></textarea>',
-               '<button type="button" class="link" data-fill="deal=example-1">example-1'
-               '</button> <button type="button" class="link" data-fill="deal=example-2">'
-               'example-2</button> <button type="button" class="link" '
-               'data-fill="deal=example-3">example-3</button>')
+        _picker(_deal_targets(), "a full hand passes on to the next; the talon is t1 … t6 "
+                "in the order its cards are clicked")
+        + _field("deal", "Deal", '<textarea id="deal" name="deal" rows="2" placeholder="'
+                 'click the cards above, or paste F:&lt;hand&gt; &lt;hand&gt; &lt;hand&gt;/'
+                 '&lt;t1&gt;,…,&lt;t6&gt;  or  '
+                 'example-1 … example-3"></textarea>',
+                 '<button type="button" class="link" data-fill="deal=example-1">example-1'
+                 '</button> <button type="button" class="link" data-fill="deal=example-2">'
+                 'example-2</button> <button type="button" class="link" '
+                 'data-fill="deal=example-3">example-3</button>')
         + '<div class="row">'
         + _field("declarer", "Declarer", f'<select id="declarer" name="declarer">'
                  f'{_options(["all", *SEATS], "all")}</select>')
@@ -104,6 +121,7 @@ def page_html(kind: str) -> str:
 </form>
 <section id="result"></section>
 </main>
-<script>window.CARDS = {json.dumps(cards, ensure_ascii=False)};</script>
+<script>window.CARDS = {json.dumps(cards, ensure_ascii=False)};
+window.EXAMPLES = {json.dumps(EXAMPLE_DEALS)};</script>
 <script src="/static/app.js"></script>
 </body></html>"""

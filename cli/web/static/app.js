@@ -206,37 +206,93 @@ document.addEventListener("keydown", (e) => {
 });
 
 // ---------------------------------------------------------------- the card picker
-function buildPicker() {
+// The pack as buttons: a click gives a card to the chosen target (a hand, or the talon)
+// or takes it back. The text field is written from the picks, and typing or pasting in
+// it redraws them. `picks` keeps the click order, which is the talon's t1 … t6.
+const INDEX = Object.fromEntries(window.CARDS.map((c, i) => [c.id, i]));
+let picks = new Map(), target = null;  // card id → target; where the next click goes
+function buildPicker(field, sizes, write, read) {
   const rows = [window.CARDS.slice(0, 11), window.CARDS.slice(11, 22), window.CARDS.slice(22, 30),
     window.CARDS.slice(30, 38), window.CARDS.slice(38, 46), window.CARDS.slice(46, 54)];
   $("picker").innerHTML = rows.map((row) => `<div class="prow">${row.map((c) =>
     `<button type="button" class="card ${suitClass(c.id)}" data-id="${c.id}" aria-pressed="false">${esc(c.label)}</button>`).join("")}</div>`).join("");
+  const targets = Object.keys(sizes);
+  const count = (t) => picked(t).length;
+  const onward = () => { if (count(target) >= sizes[target]) target = targets.find((t) => count(t) < sizes[t]) || target; };
+  target = targets[0];
+  const draw = () => {
+    const talon = picked("talon");
+    document.querySelectorAll("button.card").forEach((b) => {
+      const to = picks.get(b.dataset.id);
+      b.setAttribute("aria-pressed", String(Boolean(to)));
+      b.dataset.to = to || "";
+      b.dataset.pos = to === "talon" ? `t${talon.indexOf(b.dataset.id) + 1}` : "";
+    });
+    document.querySelectorAll("[data-count]").forEach((e) => { e.textContent = count(e.dataset.count); });
+    document.querySelectorAll("button.to").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.target === target)));
+  };
   $("picker").onclick = (e) => {
     const b = e.target.closest("button.card");
     if (!b) return;
-    const on = b.getAttribute("aria-pressed") !== "true";
-    if (on && selected().length >= 16) return;
-    b.setAttribute("aria-pressed", String(on));
-    $("hand").value = selected().join(" ");
-    syncCount();
+    const id = b.dataset.id;
+    if (picks.get(id) === target) picks.delete(id);
+    else if (count(target) < sizes[target]) { picks.delete(id); picks.set(id, target); }
+    else return;
+    onward();
+    $(field).value = picks.size ? write() : "";
+    draw();
   };
-  $("hand").addEventListener("input", syncFromText);
-  $("clear").onclick = () => { $("hand").value = ""; syncFromText(); };
+  const fromText = () => { picks = read($(field).value); onward(); draw(); };
+  document.querySelectorAll("button.to").forEach((b) => { b.onclick = () => { target = b.dataset.target; draw(); }; });
+  $(field).addEventListener("input", fromText);
+  $("clear").onclick = () => { $(field).value = ""; target = targets[0]; fromText(); };
+  fromText();
 }
-const selected = () => [...document.querySelectorAll("button.card[aria-pressed=true]")].map((b) => b.dataset.id);
-function syncCount() { $("count").textContent = selected().length; }
-function syncFromText() {
-  const ids = new Set($("hand").value.toUpperCase().split(/[\s,]+/));
-  document.querySelectorAll("button.card").forEach((b) => b.setAttribute("aria-pressed", String(ids.has(b.dataset.id))));
-  syncCount();
+const picked = (t) => [...picks].filter(([, to]) => to === t).map(([id]) => id);
+const byIndex = (a, b) => INDEX[a] - INDEX[b];
+// one card token: an id, a tarock's number, a red 1 for A, a black T for 10 (the server reads the rest)
+function readCard(token) {
+  let t = token.toUpperCase();
+  if (/^T?\d+$/.test(t)) t = `T${parseInt(t.replace("T", ""), 10)}`;
+  else t = t[0] + ({1: "A", T: "10"}[t.slice(1)] || t.slice(1));
+  return INDEX[t] === undefined ? null : t;
 }
+// a hand: compact (tarocks.♥.♦.♠.♣) or card tokens
+function readHand(text) {
+  const fields = text.split(".");
+  if (fields.length !== 5) return text.split(/[\s,;]+/).filter(Boolean).map(readCard).filter(Boolean);
+  const ids = fields[0].split(",").filter(Boolean).map(readCard);
+  "HDSC".split("").forEach((s, i) => ids.push(...(fields[i + 1].match(/10|./g) || []).map((r) => readCard(s + r))));
+  return ids.filter(Boolean);
+}
+function compactHand(ids) {
+  const desc = ids.slice().sort(byIndex).reverse();
+  const suit = (s) => desc.filter((c) => c[0] === s).map((c) => c.slice(1).replace("10", "T")).join("");
+  return [desc.filter((c) => c[0] === "T").map((c) => c.slice(1)).join(","), ...["H", "D", "S", "C"].map(suit)].join(".");
+}
+// deal notation (NOTATION.md 3): [F:|M:|R:]<hand> <hand> <hand>/<t1>,…,<t6>, or an example's name
+function readDeal(text) {
+  const deal = window.EXAMPLES[text.trim().toLowerCase()] || text;
+  const m = /^\s*(?:([FMR])\s*:)?([^/]*)\/?(.*)$/is.exec(deal);
+  const seats = {F: "FMR", M: "MRF", R: "RFM"}[(m[1] || "F").toUpperCase()];
+  const out = new Map();
+  const put = (id, to) => { out.delete(id); out.set(id, to); };
+  m[2].split(/[\s_]+/).filter(Boolean).slice(0, 3).forEach((h, i) => readHand(h).forEach((id) => put(id, seats[i])));
+  m[3].split(/[\s,;]+/).filter(Boolean).map(readCard).filter(Boolean).forEach((id) => put(id, "talon"));
+  return out;
+}
+const writeDeal = () => `F:${["F", "M", "R"].map((s) => compactHand(picked(s))).join(" ")}/${picked("talon").join(",")}`;
+const PICKERS = {
+  advise: ["hand", {hand: 16}, () => picked("hand").sort(byIndex).join(" "), (text) => new Map(readHand(text).map((id) => [id, "hand"]))],
+  deal: ["deal", {F: 16, M: 16, R: 16, talon: 6}, writeDeal, readDeal],
+};
 
 // ---------------------------------------------------------------- start-up
 const RENDER = {advise: renderAdvice, deal: renderDeal, review: renderReview};
 const MAIN = {advise: "hand", deal: "deal", review: "record"};
 const params = new URLSearchParams(location.search);
 for (const [k, v] of params) { if ($(k)) $(k).value = v; }
-if (PAGE === "advise") { buildPicker(); syncFromText(); }
+if (PICKERS[PAGE]) buildPicker(...PICKERS[PAGE]);
 document.querySelectorAll("[data-fill]").forEach((b) => {
   b.onclick = () => { const [k, v] = b.dataset.fill.split("="); $(k).value = v; $("form").requestSubmit(); };
 });
