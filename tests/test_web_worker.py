@@ -3,12 +3,16 @@ sends for the page, without a server or a browser."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 from clitools import run as run_cli
 from tarock_cli.web import jobs, worker
 
 from tarock_solver.advise import AdviceProgress
+from tarock_solver.analysis.results import RESULT_COLUMNS
+from tarock_solver.review.report import REVIEW_COLUMNS
 
 
 def _run(kind: str, params: dict[str, str]) -> list[dict]:
@@ -37,6 +41,21 @@ def test_the_deal_job_sends_rows_then_the_clis_json(capsys) -> None:
         for row in doc["rows"]:
             row.pop("seconds")
     assert got == want
+    # the CSV download is the batch table mode's: NOTATION 5.3 results rows
+    rows = list(csv.DictReader(io.StringIO(last["result"]["csv"])))
+    assert list(rows[0]) == list(RESULT_COLUMNS) and len(rows) == 1
+    assert (rows[0]["declarer"], rows[0]["contract"]) == ("R", "three")
+
+
+def test_the_review_job_sends_the_batch_review_rows_as_its_csv() -> None:
+    *_progress, last = _run("review", {"record": "example"})
+    result = last["result"]
+    rows = list(csv.DictReader(io.StringIO(result["csv"])))
+    assert list(rows[0]) == list(REVIEW_COLUMNS)
+    played = [r for r in rows if r["card"] != "exchange"]
+    assert len(played) == len(result["json"]["cards"]) == 48
+    assert [r["loss"] for r in played] == [
+        "" if c["loss"] is None else str(c["loss"]) for c in result["json"]["cards"]]
 
 
 def test_an_advice_progress_line_names_the_leader_and_rounds_its_ses() -> None:

@@ -114,18 +114,23 @@ def run_deal(args: dict[str, Any], send: Emit) -> dict[str, Any]:
 
     dd, leads = solve_rows(deal, rules, seats, contracts, cards=True, solver=CardPointSearch(),
                            budget=Budget(nodes=args["node_limit"]), progress=row_done)
+    from tarock_solver.analysis.results import frame_to_csv
+
+    # the CSV is what `tarock batch --mode table` writes (NOTATION 5.3 results rows)
     return {"json": json_document(deal, rules, dd, leads, args["node_limit"]),
+            "csv": frame_to_csv(dd.results_frame(deal_id="web")),
             "warnings": _warning_lines(messages)}
 
 
 def run_review(args: dict[str, Any], send: Emit) -> dict[str, Any]:
     """``tarock review RECORD --json`` (the record as text, or ``example``), and the
     hands at the first trick for the replay."""
+    from tarock_solver.analysis.results import frame_to_csv
     from tarock_solver.cards import CARD_IDS, indices_of
     from tarock_solver.notation import SEATS
     from tarock_solver.review import check_record, parse_record
     from tarock_solver.review.engine import review_line
-    from tarock_solver.review.report import review_to_json
+    from tarock_solver.review.report import review_frame, review_rows, review_to_json
     from tarock_solver.solver import CardPointSearch
 
     from ..commands.review import example_text
@@ -139,7 +144,9 @@ def run_review(args: dict[str, Any], send: Emit) -> dict[str, Any]:
     rv = review_line(line, rules, search=CardPointSearch(),
                      progress=lambda done, total: report({"phase": "cards", "done": done,
                                                           "total": total}))
-    return {"json": review_to_json(rv), "warnings": [],
+    # the CSV is what `tarock batch --mode review` writes (a row per card and the exchange)
+    return {"json": review_to_json(rv), "csv": frame_to_csv(review_frame(review_rows(rv))),
+            "warnings": [],
             "hands": {SEATS[s]: [CARD_IDS[c] for c in indices_of(h)]
                       for s, h in enumerate(line.hands)}}
 

@@ -37,6 +37,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "ResultsFormat",
     "empty_results",
+    "frame_to_csv",
     "read_results",
     "results_format",
     "results_frame",
@@ -173,14 +174,16 @@ def csv_cell(value: Any) -> str:
     return str(value)
 
 
-def _csv_text(frame: pd.DataFrame, header: bool) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
+def frame_to_csv(frame: pd.DataFrame, *, header: bool = True) -> str:
+    """``frame`` as CSV text (RFC 4180 quoting, ``\n`` line ends, NOTATION 5.3 cells): how
+    results, review rows and batch files are written."""
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\n")
     if header:
-        writer.writerow(RESULT_COLUMNS)
+        writer.writerow(list(frame.columns))
     for row in frame.itertuples(index=False, name=None):
         writer.writerow([csv_cell(v) for v in row])
-    return buf.getvalue()
+    return buffer.getvalue()
 
 
 def _jsonl_text(frame: pd.DataFrame) -> str:
@@ -224,7 +227,7 @@ def write_results(frame: pd.DataFrame, path: str | os.PathLike[str],
         pa.parquet.write_table(table, path)
         return
     fresh = not append or not path.exists() or path.stat().st_size == 0
-    text = _csv_text(frame, header=fresh) if fmt == "csv" else _jsonl_text(frame)
+    text = frame_to_csv(frame, header=fresh) if fmt == "csv" else _jsonl_text(frame)
     with open(path, "w" if not append else "a", encoding="utf-8", newline="") as f:
         f.write(text)
 

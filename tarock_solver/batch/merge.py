@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import io
 import json
 import os
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from typing import IO, Any
 
 import pandas as pd
 
-from ..analysis.results import csv_cell, plain_cell
+from ..analysis.results import frame_to_csv, plain_cell
 from ..checkpoint import Checkpoint, atomic_write
 from .errors import BatchError
 from .worker import ChunkResult, RecordError
@@ -72,17 +71,6 @@ def errors_path_for(output: str | os.PathLike[str]) -> Path:
 
 # Cells are formatted by tarock_solver.analysis.results (csv_cell, plain_cell), so a batch
 # file and a file written by the library read and diff the same (tests/test_batch.py).
-
-
-def frame_to_csv(frame: pd.DataFrame, *, header: bool) -> str:
-    """``frame`` as CSV text (RFC 4180 quoting, ``\n`` line ends, NOTATION 5.3 cells)."""
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\n")
-    if header:
-        writer.writerow(list(frame.columns))
-    for row in frame.itertuples(index=False, name=None):
-        writer.writerow([csv_cell(v) for v in row])
-    return buffer.getvalue()
 
 
 def frame_to_jsonl(frame: pd.DataFrame) -> str:

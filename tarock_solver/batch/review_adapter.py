@@ -17,7 +17,7 @@ from ..review import check_record
 from ..review.engine import review_line
 from ..review.files import read_play_records
 from ..review.record import PlayRecord
-from ..review.report import REVIEW_COLUMNS, review_rows
+from ..review.report import review_frame, review_rows
 from ..solver import Budget, CardPointSearch
 from .records import record_rules
 from .settings import BatchSettings
@@ -25,11 +25,6 @@ from .settings import BatchSettings
 __all__ = ["analyse", "empty", "read"]
 
 _local = threading.local()
-
-_DTYPES = {"schema": "Int32", "trick": "Int16", "place": "Int16", "before_thirds": "Int16",
-           "after_thirds": "Int16", "loss": "Int16", "gp_after": "Int32", "gp_loss": "Int32",
-           "exchange_loss_thirds": "Int16", "solve_ms": "Float64"}
-
 
 def _search() -> CardPointSearch:
     # One table per worker thread, reused from record to record (entries are keyed on
@@ -40,16 +35,9 @@ def _search() -> CardPointSearch:
     return search
 
 
-def _frame(rows: list[dict]) -> pd.DataFrame:
-    frame = pd.DataFrame(rows, columns=list(REVIEW_COLUMNS))
-    for column in REVIEW_COLUMNS:
-        frame[column] = frame[column].astype(_DTYPES.get(column, "string"))
-    return frame
-
-
 def empty(settings: BatchSettings) -> pd.DataFrame:
     """The review rows' schema with no rows."""
-    return _frame([])
+    return review_frame([])
 
 
 def read(path):  # type: ignore[no-untyped-def]
@@ -62,4 +50,4 @@ def analyse(record: PlayRecord, settings: BatchSettings) -> pd.DataFrame:
     rules = record_rules(record, settings)
     line = check_record(record, rules)
     rv = review_line(line, rules, search=_search(), budget=Budget.of(settings.node_limit))
-    return _frame(review_rows(rv))
+    return review_frame(review_rows(rv))

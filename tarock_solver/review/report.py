@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
+
 from ..cards import CARD_IDS, INDEX_OF, SEAT_NAMES, card_label, format_thirds, round_points
 from ..columns import align
 from ..notation import format_deal
@@ -27,7 +29,8 @@ from .text import (
 )
 
 __all__ = ["REVIEW_COLUMNS", "SCHEMA", "PlayerSummary", "player_summaries",
-           "review_from_json", "review_lines", "review_rows", "review_to_json"]
+           "review_frame", "review_from_json", "review_lines", "review_rows",
+           "review_to_json"]
 
 #: Version of the review document and of the batch rows.
 SCHEMA = 1
@@ -313,9 +316,22 @@ def _fmt_net(v: int | None) -> str:
 # ---------------------------------------------------------------- batch rows
 
 #: Columns of ``tarock batch --mode review`` (one row per card played).
+_REVIEW_DTYPES = {"schema": "Int32", "trick": "Int16", "place": "Int16", "before_thirds": "Int16",
+                  "after_thirds": "Int16", "loss": "Int16", "gp_after": "Int32",
+                  "gp_loss": "Int32", "exchange_loss_thirds": "Int16", "solve_ms": "Float64"}
+
 REVIEW_COLUMNS = ("schema", "deal_id", "rules", "declarer", "contract", "trick", "place",
                   "seat", "player", "role", "card", "before_thirds", "after_thirds", "loss", "best",
                   "gp_after", "gp_loss", "exchange_loss_thirds", "status", "solve_ms")
+
+
+def review_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Review rows (:func:`review_rows`) as a typed DataFrame in :data:`REVIEW_COLUMNS`
+    order: what ``tarock batch --mode review`` writes."""
+    frame = pd.DataFrame(rows, columns=list(REVIEW_COLUMNS))
+    for column in REVIEW_COLUMNS:
+        frame[column] = frame[column].astype(_REVIEW_DTYPES.get(column, "string"))
+    return frame
 
 
 def review_rows(rv: Review) -> list[dict[str, Any]]:

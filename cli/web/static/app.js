@@ -85,12 +85,6 @@ function download(name, text, type) {
   a.download = name;
   a.click();
 }
-function toCsv(rows) {
-  if (!rows.length) return "";
-  const cols = Object.keys(rows[0]).filter((k) => rows.some((r) => typeof r[k] !== "object" || r[k] === null));
-  const cell = (v) => (v === null || v === undefined) ? "" : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v);
-  return [cols.join(","), ...rows.map((r) => cols.map((k) => cell(r[k])).join(","))].join("\n") + "\n";
-}
 function downloads(name, doc, csv) {
   const box = document.createElement("div");
   box.className = "downloads";
@@ -137,7 +131,7 @@ function renderDeal(res) {
       `<p class="hint">declarer's points after each lead; highlighted: best for F (${declLeads ? "highest" : "lowest"})</p>`;
   }
   $("result").innerHTML = out;
-  $("result").append(downloads("deal", d, toCsv(d.rows)));
+  $("result").append(downloads("deal", d, res.csv));
 }
 
 // ---------------------------------------------------------------- review
@@ -163,7 +157,7 @@ function renderReview(res) {
   $("prev").onclick = () => show(step - 1);
   $("next").onclick = () => show(step + 1);
   $("last").onclick = () => show(d.cards.length);
-  $("result").append(downloads("review", d, toCsv(d.cards.map((c) => ({...c, best: c.best.join(" ")})))));
+  $("result").append(downloads("review", d, res.csv));
   show(0);
 }
 function show(k) {
