@@ -339,7 +339,7 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
               f"{_f(s['median_exact_solves'], 0)} exact solves a run.",
               f"Hands whose runs agree on a contract (a close call claiming either of its "
               f"pair, a tentative run nothing): {_pct(s.get('consistent_share'))}.",
-              "Issue bar: >= 90% stable hands, SE <= 1, wall <= 12 s at --time-limit 10."]
+              "Bars: >= 90% stable hands, SE <= 1, wall <= 12 s at --time-limit 10."]
     cal = s.get("se_calibration") or {}
     parts = [f"{label} {c['ratio']:.2f} (95% {c['low']:.2f}-{c['high']:.2f}; {c['groups']} "
              f"groups, df {c['df']}), {100 * c['within_2se']:.0f}% of runs within 2 SE of "
