@@ -15,10 +15,20 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["installed_cache_dir"]
+__all__ = ["installed_cache_dir", "user_cache_dir"]
 
 #: Folder names of installed packages.
 _INSTALL_DIRS = ("site-packages", "dist-packages")
+
+
+def user_cache_dir(environ: Mapping[str, str], platform: str = sys.platform) -> Path:
+    """The user's cache folder: ``%LOCALAPPDATA%`` on Windows, else ``$XDG_CACHE_HOME``
+    or ``~/.cache``."""
+    if platform.startswith("win") and environ.get("LOCALAPPDATA"):
+        return Path(environ["LOCALAPPDATA"])
+    if environ.get("XDG_CACHE_HOME"):
+        return Path(environ["XDG_CACHE_HOME"])
+    return Path(environ.get("HOME") or Path.home()) / ".cache"
 
 
 def installed_cache_dir(package_dir: str | os.PathLike[str], environ: Mapping[str, str],
@@ -34,10 +44,4 @@ def installed_cache_dir(package_dir: str | os.PathLike[str], environ: Mapping[st
         return None
     if not any(part in _INSTALL_DIRS for part in Path(package_dir).parts):
         return None
-    if platform.startswith("win") and environ.get("LOCALAPPDATA"):
-        base = Path(environ["LOCALAPPDATA"])
-    elif environ.get("XDG_CACHE_HOME"):
-        base = Path(environ["XDG_CACHE_HOME"])
-    else:
-        base = Path(environ.get("HOME") or Path.home()) / ".cache"
-    return str(base / "tarock-solver" / "numba")
+    return str(user_cache_dir(environ, platform) / "tarock-solver" / "numba")

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .._cache_location import user_cache_dir
 from ..checkpoint import MANIFEST, Checkpoint, CheckpointError, atomic_write
 from ..errors import RulesError
 from . import positions as P
@@ -208,16 +209,6 @@ def _solve_chunk_gp(seed: int, kind: str, first: int, rows: int, tt_bits: int | 
 COMMAND = "python -m tarock_solver.training.labels"
 
 
-def _user_cache(environ: Mapping[str, str]) -> Path:
-    """The user's cache folder: ``%LOCALAPPDATA%`` on Windows, else ``$XDG_CACHE_HOME``
-    or ``~/.cache``."""
-    first = ["LOCALAPPDATA"] if sys.platform.startswith("win") else []
-    for var in [*first, "XDG_CACHE_HOME"]:
-        if environ.get(var):
-            return Path(environ[var])
-    return Path(environ.get("HOME") or Path.home()) / ".cache"
-
-
 def checkpoint_dir(out: str | os.PathLike[str], work_dir: str | os.PathLike[str] | None = None,
                    environ: Mapping[str, str] | None = None) -> Path:
     """The checkpoint folder of a run writing ``out``.
@@ -231,7 +222,7 @@ def checkpoint_dir(out: str | os.PathLike[str], work_dir: str | os.PathLike[str]
     if work_dir is not None:
         return Path(work_dir) / f"{out.name}.parts"
     tag = hashlib.sha256(str(out).encode("utf-8")).hexdigest()[:12]
-    cache = _user_cache(os.environ if environ is None else environ)
+    cache = user_cache_dir(os.environ if environ is None else environ)
     return cache / "tarock-solver" / "labels" / f"{out.name}-{tag}.parts"
 
 
