@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 
 from tarock_solver.notation import SEATS
-from tarock_solver.rules import profile_names
+from tarock_solver.rules import DEFAULT_PROFILE, profile_names
 
 #: Seconds between keep-alive comments: a closed tab is noticed at the next write.
 KEEPALIVE = 1.0
@@ -72,7 +72,7 @@ def _choice(params: Mapping[str, str], name: str, choices: tuple[str, ...],
 
 
 def _rules(params: Mapping[str, str]) -> str:
-    return _choice(params, "rules", profile_names(), "dummett")
+    return _choice(params, "rules", profile_names(), DEFAULT_PROFILE)
 
 
 def advise_job(params: Mapping[str, str]) -> Job:
