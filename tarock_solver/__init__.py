@@ -17,10 +17,16 @@ if _cache is not None:
 del _cache
 
 if TYPE_CHECKING:
-    from .estimate import estimate_many, estimate_position
+    from .estimate import (
+        estimate_game_points,
+        estimate_game_points_many,
+        estimate_many,
+        estimate_position,
+    )
     from .solver import solve_position
 
-__all__ = ["__version__", "estimate_many", "estimate_position", "solve_position"]
+__all__ = ["__version__", "estimate_game_points", "estimate_game_points_many",
+           "estimate_many", "estimate_position", "solve_position"]
 
 
 def __getattr__(name: str) -> Any:
@@ -29,7 +35,8 @@ def __getattr__(name: str) -> Any:
         from .solver import solve_position
 
         return solve_position
-    if name in ("estimate_many", "estimate_position"):
+    if name in ("estimate_many", "estimate_position", "estimate_game_points",
+                "estimate_game_points_many"):
         from . import estimate
 
         return getattr(estimate, name)

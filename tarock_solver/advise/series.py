@@ -9,7 +9,6 @@ and the control-variate terms and estimates (:mod:`.cv`) of each policy.
 from __future__ import annotations
 
 import bisect
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import round_points
+from ..estimate.gamepoints import smoothing_weights
 from ..solver import cell_start
 from ..talon import Exchange
 from .cv import MIN_EXACT, Estimate, PrefixTerm, bernoulli_variance, combine
@@ -210,14 +210,10 @@ class ContractSeries:
             task = self.tasks[j]
             top = task.in_play_points
             e = float(self.estimates[j])
-            w = _rounded_normal(e, SMOOTHING_SD, top)
             # the totals within 4 SD carry all but 1e-4 of the weight: the rest is
             # moved onto the window's ends (still a function of the estimate alone)
+            lo, hi, w_in = smoothing_weights(e, SMOOTHING_SD, top, SMOOTHING_WINDOW)
             r = int(np.clip(round(e), 0, top))
-            lo, hi = max(0, r - SMOOTHING_WINDOW), min(top, r + SMOOTHING_WINDOW)
-            w_in = w[lo:hi + 1].copy()
-            w_in[0] += w[:lo].sum()
-            w_in[-1] += w[hi + 1:].sum()
             sets = sorted(set(self.choices[j]))
             nets, made = self.scorer.net_curve(task, lo, hi, sets)
             out = np.full((3, len(self.plan.annsets)), np.nan)
@@ -313,17 +309,6 @@ def _term(values: np.ndarray, at: np.ndarray, mask: np.ndarray | None, weight: f
     prefix = len(at) == 0 or int(at[-1]) == len(at) - 1
     return PrefixTerm(values, weight, correction=correction, floor=floor,
                       worlds=None if prefix else at)
-
-
-#: Φ on a grid of 1/1000 over ±8.5: the smoothing's weights by interpolation (error < 1e-7).
-_PHI_X = np.linspace(-8.5, 8.5, 17001)
-_PHI = np.array([0.5 * (1.0 + math.erf(x / math.sqrt(2.0))) for x in _PHI_X])
-
-
-def _rounded_normal(mean: float, sd: float, top: int) -> np.ndarray:
-    """P(k), k = 0 … top, of round(mean + sd·Z) clipped to [0, top], Z standard normal."""
-    cuts = np.interp((np.arange(top) + 0.5 - mean) / sd, _PHI_X, _PHI, left=0.0, right=1.0)
-    return np.diff(np.append(cuts, 1.0), prepend=0.0)
 
 
 def _cell(value: Any) -> Any:

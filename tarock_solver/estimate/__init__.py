@@ -7,14 +7,21 @@ Inference only:
 * :mod:`.trees` — the oblivious-tree ensemble and its numba inference;
 * :mod:`.model` — :func:`estimate_many` and :func:`estimate_position` (bit-for-bit
   equal per row: each row is summed by the same loop in any batch), and the shipped
-  weights ``evaluator_weights.npz``.
+  weights ``evaluator_weights.npz``;
+* :mod:`.birds` — the bird model (will a bird win its trick?), ``bird_weights.npz``;
+* :mod:`.gamepoints` — :func:`estimate_game_points` and
+  :func:`estimate_game_points_many`: the net game points (birds included) that
+  ``solve_game_points`` would return.
 
-They import nothing beyond numpy, numba and the project's errors and card tables.
+They import nothing beyond numpy, numba, the project's model layer and the
+solver's payoff (the scorer's view of an outcome).
 The labels and the trainer that made the weights are :mod:`tarock_solver.training`.
 """
 
 from __future__ import annotations
 
+from .gamepoints import estimate_game_points, estimate_game_points_many
 from .model import check_positions, estimate_many, estimate_position, load_evaluator
 
-__all__ = ["check_positions", "estimate_many", "estimate_position", "load_evaluator"]
+__all__ = ["check_positions", "estimate_game_points", "estimate_game_points_many",
+           "estimate_many", "estimate_position", "load_evaluator"]

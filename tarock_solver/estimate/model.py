@@ -86,7 +86,8 @@ def load_evaluator(path: str | None = None) -> Evaluator:
     return Evaluator.load(p)
 
 
-def _popcounts(h: np.ndarray) -> np.ndarray:
+def popcounts(h: np.ndarray) -> np.ndarray:
+    """Cards in each mask of a uint64 array (same shape)."""
     b = np.ascontiguousarray(h, dtype="<u8").view(np.uint8).reshape(*h.shape, 8)
     return _POPCOUNT8[b].sum(axis=-1)
 
@@ -166,7 +167,7 @@ def check_positions(hands: object, leaders: object, declarers: object
 
             raise DealError(f"position {r}: card {CARD_IDS[c]} appears twice: in hand "
                             f"{_SEATS[a]} and in hand {_SEATS[b]}")
-    counts = _popcounts(h)
+    counts = popcounts(h)
     uneven = np.flatnonzero((counts != counts[:, :1]).any(axis=1))
     if len(uneven):
         r = int(uneven[0])
