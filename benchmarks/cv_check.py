@@ -40,7 +40,8 @@ unfloored one (``unfloored_n8`` …).
 :func:`~tarock_solver.advise.exact.solve_game_one`): the reference is the plain
 mean of those nets, and the estimate is the adviser's three-term one (evaluator
 on all N, exact card points on n, game-point − card-point nets on m ≤ n worlds)
-for (n, m) ∈ {(16, 8), (32, 16)}.
+for (n, m) ∈ {(16, 8), (16, 16), (32, 16)}, without and (``cv_…``) with the
+game-point evaluator's value of the birds on all N worlds as their control variate.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ from tarock_solver.solver import Position, default_search
 
 NS = (8, 16)
 #: (card-point worlds, game-point worlds) of the birds' check.
-BIRD_NS = ((16, 8), (32, 16))
+BIRD_NS = ((16, 8), (16, 16), (32, 16))
 
 
 def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
@@ -199,18 +200,27 @@ def _birds(eng: Engine, ser, rng: np.random.Generator, args: argparse.Namespace)
     g = ser.values(0, "net", exact=False)
     x, _plain = _cell_and_exact(ser, 0, "net")
     ref = float(gp.mean())
+    bh = np.asarray(ser.bird_estimates, dtype=np.float64)
     res = {"exact_mean": ref, "card_point_net_mean": float(x.mean()),
-           "bird_sd": float((gp - x).std(ddof=1)), "seconds": time.perf_counter() - t0}
+           "bird_sd": float((gp - x).std(ddof=1)),
+           "bird_residual_sd": float((gp - x - bh).std(ddof=1)),
+           "bird_evaluator_mean": float(bh.mean()), "seconds": time.perf_counter() - t0}
 
-    def estimate(order: np.ndarray, n: int, m: int) -> Estimate:
+    def estimate(order: np.ndarray, n: int, m: int, cv: bool) -> Estimate:
         gs, xs, bs = g[order], x[order], (gp - x)[order]
-        return combine([PrefixTerm(gs), PrefixTerm(xs[:n] - gs[:n]), PrefixTerm(bs[:m])],
-                       min_prefix=2)
+        terms = [PrefixTerm(gs), PrefixTerm(xs[:n] - gs[:n])]
+        if cv:  # the adviser's: the bird model on every world, its residual on m
+            terms += [PrefixTerm(bh[order]), PrefixTerm(bs[:m] - bh[order][:m])]
+        else:
+            terms += [PrefixTerm(bs[:m])]
+        return combine(terms, min_prefix=2)
 
     for n, m in BIRD_NS:
         if n <= len(g):
-            res[f"n{n}m{m}"] = _agreement(lambda order, n=n, m=m: estimate(order, n, m),
-                                          len(g), ref, rng, args.subsets)
+            for cv in (False, True):
+                res[f"{'cv_' if cv else ''}n{n}m{m}"] = _agreement(
+                    lambda order, n=n, m=m, cv=cv: estimate(order, n, m, cv), len(g), ref,
+                    rng, args.subsets)
     return res
 
 
@@ -246,10 +256,11 @@ def main() -> None:
         if "net_birds" in r:
             m = r["net_birds"]
             print(f"{hand_id:>9} {contract:5} birds  exact mean {m['exact_mean']:7.2f}  "
-                  f"card-point nets {m['card_point_net_mean']:7.2f}  bird SD {m['bird_sd']:5.1f}  "
+                  f"card-point nets {m['card_point_net_mean']:7.2f}  bird SD {m['bird_sd']:5.1f} "
+                  f"(residual {m['bird_residual_sd']:5.1f})  "
                   + "  ".join(f"{k}: {v['estimate']:7.2f} ± {v['se']:.2f} (z {v['z']:+.2f}; "
                               f"subsets within 1/2 SE {v['within_1se']:.0%}/{v['within_2se']:.0%})"
-                              for k, v in m.items() if k.startswith("n")), flush=True)
+                              for k, v in m.items() if k.startswith(("n", "cv_"))), flush=True)
         for name, m in r.get("gains", {}).items():
             print(f"{hand_id:>9} {contract:5} gain {name}: exact mean {m['exact_mean']:8.2f} "
                   f"(SD {m['sd']:.1f}, resid SD {m['residual_sd']:.1f}, rounded "

@@ -769,7 +769,7 @@ def test_announcement_gains_with_every_world_exact_are_the_exact_mean_gains() ->
 def test_the_smoothed_control_variate_sees_a_target_at_risk() -> None:
     """The evaluator's gain is averaged over its error: at a target's threshold it lies
     between made and missed, far from any threshold it is the rounded estimate's."""
-    from tarock_solver.advise.series import _rounded_normal
+    from tarock_solver.estimate.gamepoints import rounded_normal as _rounded_normal
 
     w = _rounded_normal(10.2, 3.0, 70)
     assert w.sum() == pytest.approx(1.0) and float(w @ np.arange(71)) == pytest.approx(10.2, abs=0.01)
@@ -829,7 +829,8 @@ def test_an_announcement_gain_keeps_the_variance_its_smoothed_variate_implies() 
     zero).  The model's variance is that of the gain over the smoothing's normal error:
     large at a target's threshold, nil far from every threshold."""
     from tarock_solver.advise.cv import combine
-    from tarock_solver.advise.series import SMOOTHING_SD, _rounded_normal
+    from tarock_solver.advise.series import SMOOTHING_SD
+    from tarock_solver.estimate.gamepoints import rounded_normal as _rounded_normal
 
     eng = engine_for(request(contracts=("two",)), 24)
     ser = eng.series["two"]

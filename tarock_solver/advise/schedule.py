@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..estimate.gamepoints import game_point_parts
 from ..talon import Exchange
 from .cv import MIN_BIRD_WORLDS, MIN_WORLDS
 from .evaluate import PlayTask, Scorer
@@ -163,9 +164,23 @@ class Engine:
             ser.options_valued.append(valued)
             rows.append(task.hands)
         est = evaluate_positions(np.array(rows, dtype=np.uint64), p.seat)
-        for ser, e in zip(active, est, strict=True):
+        birds = self._bird_values(active, est) if self.s.birds else None
+        for k, (ser, e) in enumerate(zip(active, est, strict=True)):
             ser.estimates.append(float(e))
+            if birds is not None:
+                ser.bird_estimates.append(float(birds[k]))
             ser.smooth()
+
+    def _bird_values(self, active: list[ContractSeries], est: np.ndarray) -> np.ndarray:
+        """The game-point evaluator's value of each contract's silent birds in plain play
+        on the world just evaluated (its last task), from the card points' estimates."""
+        tasks = [ser.tasks[-1] for ser in active]
+        return game_point_parts(
+            np.array([t.hands for t in tasks], dtype=np.uint64), 0, self.p.seat,
+            [t.contract for t in tasks], discard_thirds=[t.pile_thirds for t in tasks],
+            rules=self.p.rules, declarer_hands=[t.hands[t.declarer] for t in tasks],
+            dealt=[t.dealt_hands for t in tasks], valat_open=True, estimates=est,
+            card_net=False).birds
 
     def evaluated(self) -> list[ContractSeries]:
         """The contracts that still get evaluator worlds (not stopped as dominated)."""
@@ -195,7 +210,7 @@ class Engine:
         n = min(len(s.estimates) for s in live)
         for ser in live:
             for name in ("tasks", "offsets", "exchanges", "choices", "options_valued",
-                         "estimates", "_smoothed"):
+                         "estimates", "bird_estimates", "_smoothed"):
                 del getattr(ser, name)[n:]
             ser._values.clear()
         return n

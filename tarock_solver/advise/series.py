@@ -64,6 +64,10 @@ class ContractSeries:
     games_planned: int = 0
     games_pending: dict[int, float | None] = field(default_factory=dict)
     games_cut: bool = False
+    #: Per world, the game-point evaluator's value of the silent birds of plain play
+    #: (:func:`~tarock_solver.estimate.gamepoints.game_point_parts`): the control
+    #: variate of :meth:`birds`.
+    bird_estimates: list[float] = field(default_factory=list)
     options_valued: list[int] = field(default_factory=list)  # exchanges valued per world
     _values: dict = field(default_factory=dict, repr=False)  # memo of values()
     #: Per world, every chosen announcement set's smoothed net and P(made) (smoothed).
@@ -243,13 +247,19 @@ class ContractSeries:
         """The control-variate terms of a policy's ``what`` (optionally on a subset of
         the worlds given as a boolean mask, e.g. one half for cross-fitting).
 
-        ``net_birds`` is the net plus the silent birds of plain play (:meth:`birds`):
-        for an announcement the birds are those of plain play, i.e. the announcement is
-        taken not to change which birds are won."""
+        ``net_birds`` is the net plus the silent birds of plain play (:meth:`birds`),
+        with the game-point evaluator's value of them on every world as their control
+        variate (:attr:`bird_estimates`): for an announcement the birds are those of
+        plain play, i.e. the announcement is taken not to change which birds are won."""
         if what == "net_birds":
             b = self.birds()
-            return self.terms(policy, "net", weight, worlds) + [
-                _term(b, np.arange(len(b)), worlds, weight)]
+            at = np.arange(len(b))
+            terms = self.terms(policy, "net", weight, worlds)
+            if len(self.bird_estimates) < self.worlds:  # no bird model: the birds alone
+                return terms + [_term(b, at, worlds, weight)]
+            bh = np.asarray(self.bird_estimates, dtype=np.float64)
+            return terms + [_term(bh, np.arange(len(bh)), worlds, weight),
+                            _term(b - bh[:len(b)], at, worlds, weight, correction=True)]
         # nets and results against the smoothed control variate, card points against
         # the rounded estimate (linear in it: smoothing would change nothing)
         g = self.smoothed(policy, what) if what in ("net", "made") else \
