@@ -40,7 +40,7 @@ def collect(deal_seed: int, hands: int, seeds: list[int], time_limit: float, out
 
     profile = load_rules("dummett", {})
     rows = []
-    for h in make_advise_hands(hands, seed=deal_seed)[1:]:  # the demo hand is the bench's
+    for h in make_advise_hands(hands, seed=deal_seed, birds=0)[1:]:  # the demo hand is the bench's
         for seed in seeds:
             adv = advise(AdviceRequest(hand=parse_hand(h["hand"]), seat=seat_index(h["seat"]),
                                        rules=profile, rules_name=profile.name,

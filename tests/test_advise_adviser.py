@@ -731,8 +731,9 @@ def test_birds_start_only_when_they_can_reach_their_minimum() -> None:
 
 
 def test_birds_need_their_minimum_of_game_point_worlds():
-    """Fewer game-point worlds than MIN_BIRD_WORLDS: no net with birds and no use of them
-    (their skewed values need more worlds for an honest SE than the card points do)."""
+    """Fewer game-point worlds than MIN_BIRD_WORLDS: the nets count the birds (the
+    game-point evaluator's value, the correction shrunk) but have no SE, and the answer
+    is tentative; from MIN_BIRD_WORLDS on they have one."""
     from advise_fakes import fake_game_net
 
     from tarock_solver.advise.cv import MIN_BIRD_WORLDS
@@ -740,9 +741,13 @@ def test_birds_need_their_minimum_of_game_point_worlds():
     n = MIN_BIRD_WORLDS - 1
     adv = advise(request(settings=BIRDS_EVERYWHERE, solve_game=fake_game_net, samples=n))
     assert max(adv.meta["bird_worlds"].values()) == n
-    assert all(r.net_birds is None for r in adv.rows)
-    assert not adv.recommendation["birds_counted"]
-    assert adv.table["mean_net_birds"].iloc[:-1].isna().all()
+    plain = [r for r in adv.rows if r.kind == "plain"]
+    assert all(r.net_birds is not None and not r.net_birds.has_se for r in plain)
+    assert all(r.net is r.net_birds for r in plain)  # every net counts them
+    assert adv.recommendation["birds_counted"] and adv.recommendation["tentative"]
+    enough = advise(request(settings=BIRDS_EVERYWHERE, solve_game=fake_game_net,
+                            samples=MIN_BIRD_WORLDS))
+    assert all(r.net_birds.has_se for r in enough.rows if r.kind == "plain")
 
 
 def test_announcement_gains_with_every_world_exact_are_the_exact_mean_gains() -> None:

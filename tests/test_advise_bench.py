@@ -25,10 +25,13 @@ def test_the_shipped_hands_are_what_the_generator_makes() -> None:
     path = ROOT / "tarock_solver" / "data" / "advise_hands.jsonl"
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     assert lines == made
-    assert len(made) == 21 and made[0]["id"] == "demo"
+    assert len(made) == 41 and made[0]["id"] == "demo"
     for rec in made[1:]:
         assert (parse_hand(rec["hand"]) & TAROCK_MASK).bit_count() >= MIN_TAROCKS
     assert {rec["seat"] for rec in made[1:]} == {"F", "M", "R"}
+    birds = [rec for rec in made if rec["id"].startswith("bird-")]
+    assert len(birds) == 20 and all(parse_hand(r["hand"]) & 0b111 for r in birds)
+    assert [r["id"] for r in made[1:21]] == [f"advise-{i}" for i in range(20)]
 
 
 def test_load_gives_the_demo_hand_and_the_first_n() -> None:

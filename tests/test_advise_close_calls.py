@@ -20,6 +20,8 @@ WORLDS, EXACT = 400, 16
 class FakeSeries:
     """A contract's nets: the evaluator's on every world, exact ones on the first worlds."""
 
+    count_birds = False  # nets of card points only
+
     def __init__(self, g: np.ndarray, x: np.ndarray) -> None:
         self.g, self.x, self.worlds = g, x, len(g)
 

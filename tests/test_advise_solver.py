@@ -163,7 +163,8 @@ def test_silent_birds_equal_the_game_point_solves_on_the_same_worlds() -> None:
     r = plain_row(adv, "solo")
     assert r["bird_worlds"] == 16 and adv.meta["game_point_unfinished"] == 0
     assert r["mean_net_birds"] == pytest.approx(np.mean(direct), abs=1e-9)
-    assert r["mean_net_birds"] != pytest.approx(r["mean_net"])  # the birds count
+    assert r["mean_net"] == r["mean_net_birds"]  # every net counts the birds
+    assert r["mean_net_cards"] != pytest.approx(r["mean_net"])  # and they count here
 
 
 def test_no_game_point_solve_before_its_kernels_are_compiled(monkeypatch) -> None:

@@ -71,9 +71,13 @@ def _text_table(df) -> str:
                    "announcements for --contract.")
 @click.option("--samples", type=click.IntRange(2, 1_000_000), default=1000, show_default=True,
               help="At most this many worlds (sampled deals).")
-@click.option("--time-limit", type=Seconds(), default=10.0,
+@click.option("--time-limit", type=Seconds(), default=30.0,
               show_default=True, metavar="SECONDS",
-              help="Answer within this time with the worlds done so far.")
+              help="At most this time: the run stops as soon as its answer is firm (a lead "
+                   "of 2 standard errors, or a close call measured to SE 2 game points and "
+                   "1 card point), and otherwise answers at the limit with the worlds done.")
+@click.option("--run-to-limit", is_flag=True,
+              help="Use the whole --time-limit even once the answer is firm.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Random seed: the same seed gives the same worlds and numbers.")
 @click.option("--jobs", type=click.IntRange(0, 256), default=0, show_default=True,
@@ -88,8 +92,8 @@ def _text_table(df) -> str:
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
 @click.pass_obj
 def command(settings: Settings, words: tuple[str, ...], seat: str | None, contract: str | None,
-            talon: str | None, samples: int, time_limit: float, seed: int, jobs: int,
-            as_json: bool, csv_path: str | None, plot_path: str | None,
+            talon: str | None, samples: int, time_limit: float, run_to_limit: bool, seed: int,
+            jobs: int, as_json: bool, csv_path: str | None, plot_path: str | None,
             verbose: bool, no_progress: bool) -> None:
     """Bidding advice for one hand: P(make), expected card points and net game points
     per contract and announcement, with standard errors, and a recommendation.
@@ -120,7 +124,7 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
                                + ").")
     req = AdviceRequest(hand=inp.hand, seat=inp.seat, rules=rules, rules_name=rules.name,
                         overrides=dict(settings.opts), contracts=contracts, talon=inp.talon,
-                        others=inp.others, limit=AdviceLimit(time_limit, samples), seed=seed,
+                        others=inp.others, limit=AdviceLimit(time_limit, samples, stop_when_firm=not run_to_limit), seed=seed,
                         jobs=jobs, progress=not no_progress)
     adv = advise(req)
 

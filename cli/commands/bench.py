@@ -84,7 +84,8 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
                    "--deals deals (default 4) with 1 job and with every core.")
 @click.option("--advise", "advise", is_flag=True,
               help="Measure `tarock advise` instead: the demo hand and the first --deals "
-                   "shipped advice hands (default 20), each advised with --time-limit for "
+                   "shipped advice hands (default all 40: 20 plain, 20 holding a bird), "
+                   "each advised with --time-limit for "
                    "seeds 1..--seeds; reports stability across seeds, SEs and wall times.")
 @click.option("--review", "review", is_flag=True,
               help="Time `tarock review` on full records: the bench deals played out by a "
@@ -94,9 +95,10 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
                    "and one by one, on --deals seeded deals (default 100,000).")
 @click.option("--seeds", "advise_seeds", type=click.IntRange(min=1), default=5,
               show_default=True, metavar="N", help="With --advise: seeds per hand.")
-@click.option("--time-limit", "advise_time", type=Seconds(), default=10.0,
+@click.option("--time-limit", "advise_time", type=Seconds(), default=30.0,
               show_default=True, metavar="SECONDS",
-              help="With --advise: the time limit of each advice run.")
+              help="With --advise: the time limit (cap) of each advice run; a run stops "
+                   "earlier once its answer is firm, as tarock advise does.")
 @click.pass_obj
 def command(settings: Settings, deals: int | None, threads_text: str, json_path: str | None,
             compare_path: str | None, against_path: str | None, quick: bool,
@@ -365,7 +367,10 @@ def _advise_bench(settings: Settings, hands: int | None, seeds: int, time_limit:
     from tarock_solver.bench.advise import format_advise_report, run_advise_bench
 
     jobs = threads if threads is not None else (os.cpu_count() or 1)
-    doc = run_advise_bench(hands=20 if hands is None else hands, seeds=seeds,
+    from tarock_solver.bench.advise import BIRD_HANDS, PLAIN_HANDS
+
+    doc = run_advise_bench(hands=PLAIN_HANDS + BIRD_HANDS if hands is None else hands,
+                           seeds=seeds,
                            time_limit=time_limit, jobs=jobs, rules=settings.rules,
                            overrides=dict(settings.opts),
                            status=lambda msg: click.echo(msg, err=True))

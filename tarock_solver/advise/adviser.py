@@ -15,7 +15,7 @@ import time
 
 from ..cards import SEAT_NAMES
 from .cv import MIN_BIRD_WORLDS, MIN_EXACT
-from .decision import recommend
+from .decision import recommend, waiting_for
 from .exact import ExactSolver
 from .infoset import warm_evaluator
 from .problem import Problem, make_problem
@@ -54,6 +54,15 @@ def advise(req: AdviceRequest) -> Advice:
 
     seen: set[str] = set()
     last = 0.0
+    waiting: list[str | None] = [None]  # what the answer waits for, as last checked
+    talon_mode = problem.given_talon is not None
+
+    def firm(series) -> str | None:
+        rows_now = option_rows(series)
+        waiting[0] = waiting_for(recommend(series, rows_now, talon_mode=talon_mode), rows_now)
+        if reporter is not None:
+            reporter.waiting_for = waiting[0]
+        return waiting[0]
     # A terminal redraws the bar in place; a log file gets every redraw appended, so
     # it gets one every few seconds (and the first of each phase at once).
     every = 0.1 if sys.stderr.isatty() else 2.0
@@ -69,12 +78,13 @@ def advise(req: AdviceRequest) -> Advice:
             return
         seen.add(phase)
         last = now
-        bar.set_description(phase, refresh=False)
+        bar.set_description(phase if phase != "exact" or waiting[0] is None
+                            else f"exact (waiting for {waiting[0]})", refresh=False)
         bar.n = min(bar.total, now - start) if limit.timed else done
         bar.refresh()
 
     try:
-        result = run_engine(problem, req.settings, exact, limit, progress=progress)
+        result = run_engine(problem, req.settings, exact, limit, progress=progress, firm=firm)
     finally:
         if bar is not None:
             if limit.timed:
@@ -86,7 +96,7 @@ def advise(req: AdviceRequest) -> Advice:
     key = {"deal_id": req.deal_id, "rules": view.rules.name,
            "rule_options": view.rules.describe_overrides(), "seat": SEAT_NAMES[req.seat]}
     table = build_table(rows, key)
-    rec = recommend(result.series, rows, talon_mode=problem.given_talon is not None)
+    rec = recommend(result.series, rows, talon_mode=talon_mode)
     points = {c: s.values(0, "points", exact=False) for c, s in result.series.items()}
     meta = RunMeta(
         seed=int(req.seed),
@@ -127,17 +137,17 @@ def advise(req: AdviceRequest) -> Advice:
             "Talon exchanges and after-talon announcements are chosen on what the declarer "
             "sees (hand and talon) by the evaluator over inner worlds, never on the world "
             "being scored.",
-            "Silent birds: the contracts that get exact worlds get game-point solves of "
-            f"plain play too (from their {AdviceSettings.birds_from}th exact world on, when "
-            f"the time left lets {MIN_BIRD_WORLDS} of them finish: not within 10 s); with "
-            f"{MIN_BIRD_WORLDS} of them a contract's E[net] with silent birds is shown, and the recommendation "
-            "uses it when both of its options have it. Without them the nets count no bird "
-            "(measured on sample hands: the true nets are +2 to +21 game points higher in "
-            "Three, Two and One, +150 in a Solo with the Kakadu). Bird announcements "
-            "(Pagat, Uhu, Kakadu) are not judged.",
+            "Silent birds: every net counts them when the run makes game-point solves "
+            "(from the second run after install): the game-point evaluator's value of the "
+            "birds of plain play on every world, corrected by exact game-point solves of "
+            f"the contenders' worlds (from their {AdviceSettings.birds_from}th exact world "
+            f"on; {MIN_BIRD_WORLDS} of them give the net its SE). Bird announcements "
+            "(Pagat, Uhu, Kakadu) are not judged yet.",
             "Contras are not modelled (the declarer does not choose them).",
             PASS_NOTE,
         ],
+        stopped_firm=result.stopped_firm,
+        waiting_for=result.waiting_for,
         firm_time_limit=(
             firm_time_limit(exact.solves, exact.seconds - exact.game_seconds, req.jobs,
                             len({result.series[c].plan.take for c in result.contenders}))

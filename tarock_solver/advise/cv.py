@@ -23,12 +23,13 @@ __all__ = ["Estimate", "MIN_BIRD_WORLDS", "MIN_EXACT", "MIN_WORLDS", "PAIR_BIAS_
 
 #: Fewest exact worlds behind a control-variate SE (the residual spread needs them).
 MIN_EXACT = 8
-#: Fewest game-point worlds behind a net with silent birds.  The birds' values are
-#: skewed (most worlds 0, a few worth a hundred game points), and their SE needs more
-#: worlds to be honest: on fixed worlds (``benchmarks/cv_check.py --birds``, four hands
-#: and contracts) 8 of them put 88–100 % of random subsets within 2 SE of the plain exact
-#: mean (88 % where the birds are 0 on most worlds), 16 put 98–100 %.
-MIN_BIRD_WORLDS = 16
+#: Fewest game-point worlds behind a net with silent birds: as many as behind the card
+#: points, now that the birds have a control variate (the game-point evaluator's value of
+#: them on every world).  Without one, 8 values of a skewed term (most worlds 0, a few
+#: worth a hundred game points) put 88–100 % of random subsets within 2 SE of the plain
+#: exact mean on fixed worlds, and 16 were asked for (``benchmarks/EXPERIMENTS.md``,
+#: Adviser, 2026-12-02); with it, see the entry "Silent birds with a control variate".
+MIN_BIRD_WORLDS = MIN_EXACT
 #: Fewest evaluator worlds behind an estimate.
 MIN_WORLDS = 20
 #: σ²/τ² of the module's two-level model: a world's residual variance over the variance

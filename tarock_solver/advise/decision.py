@@ -30,9 +30,10 @@ from .results import (
 from .rows import gain
 from .series import ContractSeries
 
-__all__ = ["ANNOUNCE_ALPHA", "CONDITIONAL_CONTRACT", "MIN_ANNOUNCE_GAIN", "NOISE_SE",
-           "REPLACED_CONTRACT", "announce_gate", "announce_gate_se", "announce_tests",
-           "eligible", "pair_split", "recommend"]
+__all__ = ["ANNOUNCE_ALPHA", "CONDITIONAL_CONTRACT", "FIRM_NET_SE", "FIRM_POINTS_SE",
+           "MIN_ANNOUNCE_GAIN", "NOISE_SE", "REPLACED_CONTRACT", "announce_gate",
+           "announce_gate_se", "announce_tests", "eligible", "pair_split", "recommend",
+           "waiting_for"]
 
 #: Two options closer than this many standard errors of their difference are a close call.
 NOISE_SE = 2.0
@@ -47,6 +48,44 @@ ANNOUNCE_ALPHA = 0.16
 #: ... and at least this many game points: a gain that rounds to nothing (an
 #: announcement made on 1 % of the talons for +0.01 ± 0.01) is not worth making.
 MIN_ANNOUNCE_GAIN = 0.5
+#: A close call is as firm as it gets once both options' standard errors are this small:
+#: E[net] in game points and E[card points].
+FIRM_NET_SE = 2.0
+FIRM_POINTS_SE = 1.0
+
+
+def waiting_for(rec: Recommendation, rows: Sequence[OptionRow]) -> str | None:
+    """What a timed run still waits for before its answer is firm (None: firm).
+
+    Firm: the recommendation is not tentative, and either it leads its runner-up by at
+    least :data:`NOISE_SE` paired standard errors, or it is a named close call whose two
+    options (passing needs none) have SE(E[net]) ≤ :data:`FIRM_NET_SE` and SE(E[card
+    points]) ≤ :data:`FIRM_POINTS_SE`, their nets counting the birds where the
+    recommendation does."""
+    if rec.tentative:
+        return rec.tentative_reasons[0] if rec.tentative_reasons else "exact worlds"
+    if not rec.close_call:
+        return None
+    birds = set(rec.birds_in or ()) if rec.birds_counted else set()
+    pairs = [(rec.contract, rec.option)]
+    if rec.runner_up is not None:
+        pairs.append((rec.runner_up.contract, rec.runner_up.option))
+    for contract, option in pairs:
+        if contract == "pass":
+            continue
+        row = next((r for r in rows if r.contract == contract and r.option == option), None)
+        if row is None:
+            continue
+        net = row.net_birds if contract in birds and row.net_birds is not None else row.net
+        if not net.has_se or net.se > FIRM_NET_SE:
+            se = f"{net.se:.1f}" if net.has_se else "none yet"
+            return (f"a close call: SE(E[net]) of {contract} ≤ {FIRM_NET_SE:g} "
+                    f"(now {se})")
+        if not row.points.has_se or row.points.se > FIRM_POINTS_SE:
+            se = f"{row.points.se:.2f}" if row.points.has_se else "none yet"
+            return (f"a close call: SE(E[card points]) of {contract} ≤ "
+                    f"{FIRM_POINTS_SE:g} (now {se})")
+    return None
 
 
 def _net(contract: str, birds: frozenset[str]) -> str:
@@ -272,17 +311,13 @@ def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
 
 def _with_birds(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
                 talon_mode: bool = False) -> Recommendation:
-    """:func:`_recommend_pool` without birds; then, if the recommended contract and its
-    runner-up both have their birds measured, again with every measured contract's
-    birds (``birds_counted``)."""
-    rec = _recommend_pool(series, rows, talon_mode=talon_mode)
-    measured = frozenset(r.contract for r in rows if r.net_birds is not None)
-    runner = rec.runner_up.contract if rec.runner_up is not None else "pass"
-    pair = {rec.contract, runner} - {"pass"}
-    if not pair or not pair <= measured:
+    """:func:`_recommend_pool` on the nets the rows carry: with the silent birds for every
+    contract whose series counts them (``birds_counted``), else without."""
+    counted = frozenset(r.contract for r in rows if series[r.contract].count_birds)
+    rec = _recommend_pool(series, rows, talon_mode=talon_mode, birds=counted)
+    if not counted:
         return rec
-    rec = _recommend_pool(series, rows, talon_mode=talon_mode, birds=measured)
-    return replace(rec, birds_counted=True, birds_in=tuple(sorted(measured)))
+    return replace(rec, birds_counted=True, birds_in=tuple(sorted(counted)))
 
 
 def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,

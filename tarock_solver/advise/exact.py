@@ -158,13 +158,15 @@ def solve_one(search: Any, request: Request, deadline: float | None
     return ((r.lower, r.upper) if done else None), int(r.nodes), time.perf_counter() - t0
 
 
-def solve_game_one(rules: Any, request: GameRequest, deadline: float | None
+def solve_game_one(rules: Any, request: GameRequest, deadline: float | None,
+                   on_search: Callable[[Any], None] | None = None
                    ) -> tuple[float | None, int, float]:
     """(net game points of plain play or None if the deadline came first, nodes, seconds).
 
     The payoff tables are built first (0.1–0.5 s of Python, more while other threads
     hold the interpreter) and the search's budget is what is then left to the deadline,
-    so the solve ends there."""
+    so the solve ends there (or earlier, when ``on_search``'s caller interrupts the
+    search it is handed)."""
     from ..solver import GamePointSearch, make_payoff
 
     if deadline is not None and deadline <= time.time():
@@ -175,6 +177,8 @@ def solve_game_one(rules: Any, request: GameRequest, deadline: float | None
                          base_thirds=request.pile_thirds, valat_open=True,
                          declarer_hand=hands[d], dealt=request.dealt)
     search = GamePointSearch(payoff, rules=rules, tt_bits=TT_BITS)
+    if on_search is not None:
+        on_search(search)  # the solver may interrupt it (ExactSolver.abort)
     budget = solve_budget(deadline)
     if budget is _EXPIRED:
         return None, 0, time.perf_counter() - t0
@@ -212,6 +216,9 @@ class ExactSolver:
         #: compile in a solver thread would hold the interpreter for most of a minute).
         self.games_ready = False
         self._compile: subprocess.Popen | None = None
+        #: Set by :meth:`abort`: no new solve starts, and those running give up.
+        self._aborting = False
+        self._searches: dict[int, Any] = {}  # worker → the search it runs
 
     @property
     def game_points(self) -> bool:
@@ -249,15 +256,22 @@ class ExactSolver:
 
         threading.Thread(target=load, daemon=True, name="tarock-exact-load").start()
         for k in range(self.jobs):
-            th = threading.Thread(target=self._work, daemon=True, name=f"tarock-exact-{k}")
+            th = threading.Thread(target=self._work, args=(k,), daemon=True,
+                                  name=f"tarock-exact-{k}")
             th.start()
             self._threads.append(th)
 
-    def _work(self) -> None:
+    def _work(self, k: int) -> None:
         from ..solver import CardPointSearch
 
         self._ready.wait()
         search = CardPointSearch(TT_BITS)
+
+        def running(s: Any) -> None:
+            self._searches[k] = s
+            if self._aborting:
+                s.interrupt()
+
         while True:
             item = self._queue.get()
             if item is None:
@@ -265,9 +279,12 @@ class ExactSolver:
             request, deadline, fut = item
             if fut.set_running_or_notify_cancel():
                 try:
-                    if isinstance(request, GameRequest):
-                        fut.set_result(solve_game_one(self.rules, request, deadline))
+                    if self._aborting:
+                        fut.set_result((None, 0, 0.0))
+                    elif isinstance(request, GameRequest):
+                        fut.set_result(solve_game_one(self.rules, request, deadline, running))
                     else:
+                        running(search)
                         fut.set_result(solve_one(search, request, deadline))
                 except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
                     fut.set_exception(exc)
@@ -343,6 +360,15 @@ class ExactSolver:
                 self.solves += 1
             out.append(value)
         return out
+
+    def abort(self) -> None:
+        """End the work early: no queued solve starts, and every running search gives up
+        within a few thousand nodes (its result is None, as at a deadline).  Safe to
+        call again; a search that armed its budget after an earlier call is stopped by
+        the next one, so a caller waiting for its solves calls it while it waits."""
+        self._aborting = True
+        for s in list(self._searches.values()):
+            s.interrupt()
 
     def close(self) -> None:
         """Stop the threads once their current solve ends (queued work is dropped)."""

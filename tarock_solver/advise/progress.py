@@ -57,6 +57,9 @@ class ProgressReporter:
         self.start = start
         self._leader: tuple[str, float | None, float | None] | None = None
         self._leader_at = -LEADER_EVERY
+        #: What the answer waits for, as the run last checked (None: not checked yet,
+        #: or firm).
+        self.waiting_for: str | None = None
 
     def report(self, phase: str, series: Mapping[str, ContractSeries]) -> None:
         """One report: the counts now, the leader as last worked out."""
@@ -72,4 +75,5 @@ class ProgressReporter:
             exact_solves=self.exact.solves,
             seconds=now - self.start,
             time_limit=self.limit.seconds if self.limit.timed else None,
-            leader=lead[0], leader_net_se=lead[1], leader_points_se=lead[2]))
+            leader=lead[0], leader_net_se=lead[1], leader_points_se=lead[2],
+            waiting_for=self.waiting_for))

@@ -27,7 +27,7 @@ SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "optio
                   "win_prob", "win_prob_se", "mean_net", "mean_net_se", "mean_points")
 EXTRA_COLUMNS = ("kind", "mean_points_se", "exact_worlds", "source", "gain", "gain_se",
                  "announce_rate", "conditional", "talon_behaviour", "mean_net_birds",
-                 "mean_net_birds_se", "bird_worlds")
+                 "mean_net_birds_se", "bird_worlds", "mean_net_cards")
 
 
 class _Record:
@@ -209,6 +209,11 @@ class RunMeta(_Record):
     notes: list[str]
     #: The ``--time-limit`` a firm answer would take (a tentative answer's hint), or None.
     firm_time_limit: float | None = None
+    #: The run ended early because its answer was firm (a timed run; see
+    #: :func:`~.decision.waiting_for`).
+    stopped_firm: bool = False
+    #: What the answer still waited for when the run ended (None: firm, or untimed).
+    waiting_for: str | None = None
 
 
 @dataclass(frozen=True)
@@ -226,9 +231,11 @@ class OptionRow:
     announce_rate: float
     conditional: bool
     talon_behaviour: str
-    #: The net with the silent birds of plain play (None: too few game-point worlds).
+    #: The net with the silent birds of plain play (None: the run counts no birds); then
+    #: also ``net`` itself, and ``net_cards`` is the net scored from the card points alone.
     net_birds: Estimate | None = None
     bird_worlds: int = 0
+    net_cards: Estimate | None = None
 
     @property
     def source(self) -> str:
@@ -269,13 +276,14 @@ def build_table(rows: Sequence[OptionRow], key: dict) -> pd.DataFrame:
                     "talon_behaviour": r.talon_behaviour,
                     "mean_net_birds": r.net_birds.mean if r.net_birds else math.nan,
                     "mean_net_birds_se": r.net_birds.se if r.net_birds else math.nan,
-                    "bird_worlds": r.bird_worlds})
+                    "bird_worlds": r.bird_worlds,
+                    "mean_net_cards": (r.net_cards or r.net).mean})
     out.append({**key, "contract": "pass", "option": "plain", "samples": 0,
                 "win_prob": math.nan, "win_prob_se": math.nan, "mean_net": 0.0,
                 "mean_net_se": 0.0, "mean_points": math.nan, "kind": "pass",
                 "mean_points_se": math.nan, "exact_worlds": 0, "source": "by definition",
                 "gain": math.nan, "gain_se": math.nan, "announce_rate": math.nan,
                 "conditional": False, "talon_behaviour": "", "mean_net_birds": 0.0,
-                "mean_net_birds_se": 0.0, "bird_worlds": 0})
+                "mean_net_birds_se": 0.0, "bird_worlds": 0, "mean_net_cards": 0.0})
     df = pd.DataFrame(out, columns=[*SCHEMA_COLUMNS, *EXTRA_COLUMNS])
     return df.astype({"samples": "int32", "exact_worlds": "int32", "bird_worlds": "int32"})

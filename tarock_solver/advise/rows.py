@@ -2,7 +2,8 @@
 
 :func:`option_rows` makes an :class:`~.results.OptionRow` per contract and
 announcement policy (net, P(make), card points, the paired gain over plain play,
-how often it announced, the talon groups taken, the net with silent birds).
+how often it announced, the talon groups taken); a run that makes game-point
+solves counts the silent birds in every net (``net`` is then ``net_birds``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections import Counter
 
 import numpy as np
 
-from .cv import MIN_BIRD_WORLDS, MIN_EXACT, Estimate, combine
+from .cv import MIN_EXACT, Estimate, combine
 from .results import OptionRow
 from .series import ContractSeries
 
@@ -58,8 +59,11 @@ def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
             kind = {"combo": "best"}.get(pol.kind, pol.kind)
             gain_ = gain(ser, p, MIN_EXACT) if p else None
             rate, cond = _announce_rate(ser, p)
-            birds = ser.estimate(p, "net_birds") if bird_worlds >= MIN_BIRD_WORLDS else None
-            rows.append(OptionRow(ser.contract, p, pol.name, kind, ser.estimate(p, "net"),
+            # a run that makes game-point solves counts the birds in every net
+            birds = ser.estimate(p, "net_birds") if ser.count_birds else None
+            cards = ser.estimate(p, "net")
+            rows.append(OptionRow(ser.contract, p, pol.name, kind,
+                                  birds if birds is not None else cards,
                                   ser.estimate(p, "made"), ser.estimate(p, "points"), gain_,
-                                  rate, cond, behaviour, birds, bird_worlds))
+                                  rate, cond, behaviour, birds, bird_worlds, cards))
     return rows

@@ -44,6 +44,12 @@ STREAM_DECISION = 3
 STREAM_CELL = 4
 #: Exact solves kept queued (enough for up to 6 solver threads).
 QUEUED_SOLVES = 8
+#: Seconds between two checks of a timed run's firmness (each works out the table and the
+#: recommendation: tens of milliseconds on a thousand worlds).
+FIRM_EVERY = 0.5
+#: Phase 1 (the evaluator's share) is counted on at most this many seconds of the limit:
+#: a long cap is for the exact solves a close call needs, not for a longer phase 1.
+PHASE1_HORIZON = 10.0
 #: Card-point solves a game-point solve of plain play is taken to cost before a run has
 #: timed its own (whole deals: median 3.7, ``tarock bench --gamepoints``).
 GAME_COST_PRIOR = 4.0
@@ -66,6 +72,10 @@ class EngineResult:
     contenders: list[str] = field(default_factory=list)
     #: Contracts stopped as clearly dominated: their number of evaluator worlds.
     stopped: dict[str, int] = field(default_factory=dict)
+    #: The run stopped early because its answer was firm (see ``firm`` of run_engine).
+    stopped_firm: bool = False
+    #: What the answer still waited for when the run ended (None: firm, or not checked).
+    waiting_for: str | None = None
 
 
 class Engine:
@@ -86,6 +96,8 @@ class Engine:
                                                               pl.annsets, score_fn),
                                                    cell_width=settings.cell_width)
                        for pl in problem.plans}
+        for ser in self.series.values():
+            ser.count_birds = self.game_points
         self.fixed: dict[str, tuple[Exchange, list[int], dict]] = {}
         self._best_cache: dict[str, tuple[int, float]] = {}
         self.stopped: dict[str, int] = {}
@@ -326,13 +338,18 @@ def birds_fit(eng: Engine, exact: ExactSolver, deadline: float) -> bool:
 def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                limit: AdviceLimit, *,
                progress: Callable[[str, int, int, Mapping[str, ContractSeries]], None]
-               | None = None) -> EngineResult:
+               | None = None,
+               firm: Callable[[Mapping[str, ContractSeries]], str | None] | None = None
+               ) -> EngineResult:
     """Both phases within the ``limit`` (its deadline counted from now; the solves'
     seconds end there, :mod:`.exact`); Ctrl-C ends the current phase with what is done.
 
     ``progress(phase, done, total, series)`` is called after each world evaluated and
     each round of the exact phase, between the engine's steps (on this thread), with
-    the contracts' series as they stand: it may read them, never change them."""
+    the contracts' series as they stand: it may read them, never change them.
+    ``firm(series)``, in a timed run whose limit asks for it, is asked every
+    :data:`FIRM_EVERY` seconds of phase 2 what the answer still waits for; when it
+    answers None the run ends there (the solves in progress give up)."""
     start = time.time()
     deadline = limit.deadline(start)
     samples = limit.worlds
@@ -346,7 +363,11 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
         eng.decide_given_talon()
     phase1_end = None
     if deadline is not None:
-        phase1_end = start + settings.evaluator_share * (deadline - start)
+        phase1_end = start + settings.evaluator_share * min(deadline - start, PHASE1_HORIZON)
+    check_firm = firm if deadline is not None and limit.stop_when_firm else None
+    next_check = 0.0
+    waiting: str | None = None
+    stopped_firm = False
     n = 0
     outstanding: list[tuple[Any, list[str], int, bool]] = []  # (handle, contracts, world, game)
     # Solves kept queued so the threads never wait for a decision; a constant, so which
@@ -400,6 +421,17 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                     deadline_hit = True
                     harvest(block=True)  # the solves stop at the deadline by themselves
                     break
+                if check_firm is not None and time.time() >= next_check:
+                    waiting = check_firm(eng.series)
+                    next_check = time.time() + FIRM_EVERY
+                    if waiting is None:
+                        stopped_firm = True
+                        while outstanding:  # the running solves give up within ms
+                            exact.abort()
+                            harvest(block=False)
+                            if outstanding:
+                                exact.wait_any([h for h, _, _, _ in outstanding], 0.05)
+                        break
                 harvest(block=False)
                 report("exact", sum(len(s.exact_worlds()) for s in eng.series.values()), 0,
                        eng.series)
@@ -417,6 +449,11 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                           deadline_hit)
     result.contenders = [s.contract for s in eng.contenders()] if n >= 2 else []
     result.stopped = dict(eng.stopped)
+    result.stopped_firm = stopped_firm
+    if check_firm is not None and not stopped_firm and n >= 2 and not interrupted:
+        waiting = check_firm(eng.series)  # as the run ended
+        result.stopped_firm = waiting is None and not deadline_hit
+    result.waiting_for = waiting
     if eng.fixed:
         result.talon_decision = {c: {"group": ex.group_label, "discard": ex.discard_ids,
                                      **info} for c, (ex, _a, info) in eng.fixed.items()}

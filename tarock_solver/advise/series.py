@@ -68,6 +68,9 @@ class ContractSeries:
     #: (:func:`~tarock_solver.estimate.gamepoints.game_point_parts`): the control
     #: variate of :meth:`birds`.
     bird_estimates: list[float] = field(default_factory=list)
+    #: The nets count the silent birds (the run makes game-point solves): every net of
+    #: the table and the recommendation is ``net_birds`` (:meth:`terms`).
+    count_birds: bool = False
     options_valued: list[int] = field(default_factory=list)  # exchanges valued per world
     _values: dict = field(default_factory=dict, repr=False)  # memo of values()
     #: Per world, every chosen announcement set's smoothed net and P(made) (smoothed).

@@ -20,10 +20,13 @@ __all__ = ["AdviceLimit", "AdviceProgress", "AdviceRequest", "AdviceSettings"]
 @dataclass(frozen=True)
 class AdviceLimit:
     """How far a run goes: at most ``worlds`` worlds, within ``seconds`` (None or 0: no
-    time limit, every requested exact solve is done)."""
+    time limit, every requested exact solve is done).  A timed run with
+    ``stop_when_firm`` ends as soon as its answer is firm
+    (:func:`~.decision.waiting_for`): ``seconds`` is then a cap."""
 
-    seconds: float | None = 10.0
+    seconds: float | None = 30.0
     worlds: int = 400
+    stop_when_firm: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.worlds, bool) or int(self.worlds) != self.worlds or self.worlds < 1:
@@ -82,8 +85,8 @@ class AdviceSettings:
     contenders: int = 2
     max_exact: int | None = 48
     birds: bool = True
-    birds_from: int = 16
-    bird_every: int = 2
+    birds_from: int = 8
+    bird_every: int = 1
     cell_width: int = 3
     stop_margin: float | None = 30.0
     stop_every: int = 100
@@ -106,6 +109,8 @@ class AdviceProgress:
     (None before any), with the standard errors of its E[net] (game points) and
     E[card points] once it has enough exact worlds for them (else None); worked out at
     most every :data:`~.progress.LEADER_EVERY` seconds, so it may lag the counts.
+    ``waiting_for``: in a timed run's exact phase, what its answer still waits for
+    before the run may stop (:func:`~.decision.waiting_for`; None: not checked yet).
     """
 
     phase: str
@@ -117,6 +122,7 @@ class AdviceProgress:
     leader: str | None = None
     leader_net_se: float | None = None
     leader_points_se: float | None = None
+    waiting_for: str | None = None
 
 
 @dataclass

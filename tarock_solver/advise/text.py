@@ -57,16 +57,16 @@ def _contract_rows(adv: Advice, names: dict[str, str]) -> list[list[str]]:
 
 
 def bird_line(adv: Advice, names: dict[str, str]) -> str | None:
-    """The plain nets with silent birds, for the contracts that have them measured."""
-    parts = [f"{names.get(r.contract, r.contract)} {_pm(r.net_birds.mean, r.net_birds.se)} "
-             f"({r.bird_worlds} worlds)" for r in adv.rows
-             if r.kind == "plain" and r.net_birds is not None]
-    if not parts:
+    """What the silent birds add to plain play's nets, when the run counts them."""
+    rows = [r for r in adv.rows if r.kind == "plain" and r.net_birds is not None
+            and r.net_cards is not None and math.isfinite(r.net_birds.mean)]
+    if not rows:
         return None
-    used = " — the recommendation uses them" if adv.recommendation.birds_counted else \
-        " — not used by the recommendation (its two options need them both)"
-    return ("E[net] with silent birds (exact game-point play of plain play): "
-            + ", ".join(parts) + used + ".")
+    parts = [f"{names.get(r.contract, r.contract)} {r.net_birds.mean - r.net_cards.mean:+.1f} "
+             f"({r.bird_worlds} game-point worlds)" for r in rows]
+    return ("Silent birds are counted in every net (the game-point evaluator on every "
+            "world, exact game-point solves as its correction); they add to plain play: "
+            + ", ".join(parts) + ".")
 
 
 def _announcement_rows(adv: Advice, names: dict[str, str]

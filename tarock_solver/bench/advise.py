@@ -40,7 +40,10 @@ __all__ = [
     "ADVISE_HANDS_FILE",
     "AdviseHand",
     "CALIBRATION_MIN_RUNS",
+    "BIRD_HANDS",
+    "BIRD_HANDS_SEED",
     "HANDS_SEED",
+    "PLAIN_HANDS",
     "MIN_TAROCKS",
     "consistent",
     "find_advise_hands",
@@ -54,6 +57,12 @@ __all__ = [
 ADVISE_HANDS_FILE = "advise_hands.jsonl"
 #: Seed of the deal stream the shipped hands are taken from.
 HANDS_SEED = 20261130
+#: Seed of the deal stream of the shipped hands that hold a bird (after the others).
+BIRD_HANDS_SEED = 20261206
+#: Shipped hands of each kind: plain (any holding) and with a bird (I, II or III).
+PLAIN_HANDS = 20
+BIRD_HANDS = 20
+_BIRDS_MASK = 0b111  # T1, T2, T3
 #: A hand enters the set when it holds at least this many tarocks: the hands on
 #: which a player thinks about bidding (fewer tarocks are plain passes and cost
 #: the adviser little, which would flatter the timings).
@@ -73,29 +82,46 @@ class AdviseHand:
         return format_cards(self.hand)
 
 
-def make_advise_hands(count: int = 20, seed: int = HANDS_SEED) -> list[dict[str, Any]]:
-    """The benchmark hands: the demo hand, then ``count`` hands of seeded random deals.
+def make_advise_hands(count: int = PLAIN_HANDS, seed: int = HANDS_SEED, *,
+                      birds: int = BIRD_HANDS, bird_seed: int = BIRD_HANDS_SEED
+                      ) -> list[dict[str, Any]]:
+    """The benchmark hands: the demo hand, ``count`` hands of seeded random deals, then
+    ``birds`` hands that hold a bird.
 
     Deals 0, 1, 2, … of ``random_deals(seed, …)``; of deal i only the hand of
     seat i % 3 is looked at (so the seats take turns), and it is kept when it
-    holds at least :data:`MIN_TAROCKS` tarocks.
+    holds at least :data:`MIN_TAROCKS` tarocks.  The bird hands are drawn the same
+    way from ``random_deals(bird_seed, …)``, kept when they also hold the Pagat, the
+    Uhu or the Kakadu (the hands whose nets the silent birds and bird announcements
+    move).
     """
     from ..advise.inputs import DEMO_HAND, DEMO_SEAT
 
     out: list[dict[str, Any]] = [{
         "id": "demo", "hand": format_cards(parse_hand(DEMO_HAND)), "seat": DEMO_SEAT,
         "source": "the built-in demo hand (tarock advise without HAND)"}]
+    out += _seeded_hands(count, seed, "advise", need_bird=False)
+    out += _seeded_hands(birds, bird_seed, "bird", need_bird=True)
+    return out
+
+
+def _seeded_hands(count: int, seed: int, prefix: str, *, need_bird: bool
+                  ) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     i = 0
-    while len(out) < count + 1:
+    while len(out) < count:
         deal = random_deals(seed, 1, start=i)[0]
         seat = i % 3
         hand = deal.hands[seat]
         tarocks = (hand & TAROCK_MASK).bit_count()
-        if tarocks >= MIN_TAROCKS:
-            out.append({"id": f"advise-{len(out) - 1}", "hand": format_cards(hand),
+        if tarocks >= MIN_TAROCKS and (hand & _BIRDS_MASK or not need_bird):
+            held = [name for b, name in enumerate(("Pagat", "Uhu", "Kakadu")) if hand >> b & 1]
+            birds = f", {'/'.join(held)}" if need_bird else ""
+            out.append({"id": f"{prefix}-{len(out)}", "hand": format_cards(hand),
                         "seat": SEATS[seat],
                         "source": f"random_deals({seed}) deal {i}, seat {SEATS[seat]}: "
-                                  f"{tarocks} tarocks, {(hand & KINGS_MASK).bit_count()} Kings"})
+                                  f"{tarocks} tarocks, {(hand & KINGS_MASK).bit_count()} "
+                                  f"Kings{birds}"})
         i += 1
     return out
 
@@ -158,7 +184,8 @@ def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules
             "worlds": meta.worlds, "exact_worlds": meta.exact_worlds,
             "exact_solves": meta.exact_solves, "exact_unfinished": meta.exact_unfinished,
             "bird_worlds": meta.bird_worlds, "birds_counted": bool(rec.birds_counted),
-            "plain": by_contract}
+            "stopped_firm": bool(meta.stopped_firm), "waiting_for": meta.waiting_for,
+            "firm": meta.waiting_for is None, "plain": by_contract}
 
 
 def _estimate(e: Any) -> list[float | None]:
@@ -223,9 +250,10 @@ def se_calibration(hands: list[dict[str, Any]], what: str) -> dict[str, Any] | N
             "groups": groups, "df": df, "within_2se": inside / runs, "runs": runs}
 
 
-def _stable(runs: list[dict[str, Any]]) -> bool:
-    """Same contract for every seed, or every run a close call between the same pair."""
-    if len({r["contract"] for r in runs}) == 1:
+def _stable(runs: list[dict[str, Any]], *, option: bool = False) -> bool:
+    """Same contract for every seed (``option``: and the same announcements), or every run
+    a close call between the same pair."""
+    if len({(r["contract"], r.get("option") if option else None) for r in runs}) == 1:
         return True
     pairs = {frozenset((r["contract"], r["runner_up"])) for r in runs}
     return all(r["close_call"] for r in runs) and len(pairs) == 1
@@ -244,7 +272,8 @@ def consistent(runs: list[dict[str, Any]]) -> bool:
     return not claims or bool(set.intersection(*claims))
 
 
-def run_advise_bench(*, hands: int = 20, seeds: int = 5, time_limit: float = 10.0,
+def run_advise_bench(*, hands: int = PLAIN_HANDS + BIRD_HANDS, seeds: int = 5,
+                     time_limit: float = 30.0,
                      jobs: int = 2, rules: str = "dummett",
                      overrides: dict[str, str] | None = None, path: str | None = None,
                      status: Callable[[str], None] = lambda msg: None) -> dict[str, Any]:
@@ -265,7 +294,8 @@ def run_advise_bench(*, hands: int = 20, seeds: int = 5, time_limit: float = 10.
             status(f"advise {k + 1}/{len(records)} {h.id} seed {seed}")
             runs.append(_run_one(h, time_limit=time_limit, jobs=jobs, seed=seed, rules=profile))
         out.append({"id": h.id, "hand": h.text, "seat": SEATS[h.seat], "runs": runs,
-                    "stable": _stable(runs), "consistent": consistent(runs)})
+                    "stable": _stable(runs), "stable_option": _stable(runs, option=True),
+                    "consistent": consistent(runs)})
         r = runs[-1]
         status(f"  {h.id}: " + " ".join(x["contract"] for x in runs)
                + (" (stable)" if out[-1]["stable"] else "") + f"; last SE {r['points_se']:.2f}")
@@ -278,6 +308,10 @@ def run_advise_bench(*, hands: int = 20, seeds: int = 5, time_limit: float = 10.
                    "time_limit": time_limit},
         "summary": {
             "stable_share": sum(h["stable"] for h in out) / len(out) if out else None,
+            "stable_option_share": (sum(h.get("stable_option", h["stable"]) for h in out)
+                                    / len(out)) if out else None,
+            "firm_share": (sum(1 for r in every if r.get("firm")) / len(every))
+            if every else None,
             "consistent_share": sum(h["consistent"] for h in out) / len(out) if out else None,
             "se_at_most_1_share": (sum(1 for x in ses if math.isfinite(x) and x <= 1.0)
                                    / len(ses)) if ses else None,
@@ -316,9 +350,12 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
              f"{'worlds':>12} {'exact':>10} {'max s':>6}"]
     for h in doc["hands"]:
         runs = h["runs"]
-        seq = " ".join(r["contract"] + ("*" if r["close_call"] else "")
+        seq = " ".join(r["contract"] + (f"+{r['option']}" if r.get("option") not in
+                                        (None, "plain") else "")
+                       + ("*" if r["close_call"] else "")
                        + ("!" if r.get("settled") else "")
-                       + ("?" if r["tentative"] else "") for r in runs)
+                       + ("?" if r["tentative"] else "")
+                       + ("~" if not r.get("firm", True) else "") for r in runs)
         ses = "/".join(_f(r["points_se"], 1) for r in runs)
         worlds = "/".join(str(r["worlds"]) for r in runs)
         exact = "/".join(str(r["exact_solves"]) for r in runs)
@@ -330,7 +367,8 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
                          str(r.get("if_senior_three")) for r in runs)
                         if any(r.get("if_senior_three") for r in runs) else ""))
     lines += ["(* close call, ! settled against the sign of its unbiased difference, "
-              "? tentative; SE(points): SE of the recommended contract's "
+              "? tentative, ~ not firm at the cap; SE(points): SE of the recommended "
+              "contract's "
               "E[card points], for a pass the best bid's; exact: exact solves of the run)", "",
               f"Stable hands: {_pct(s['stable_share'])}; runs with SE <= 1 card "
               f"point: {_pct(s['se_at_most_1_share'])} (median SE "
@@ -339,7 +377,12 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
               f"{_f(s['median_exact_solves'], 0)} exact solves a run.",
               f"Hands whose runs agree on a contract (a close call claiming either of its "
               f"pair, a tentative run nothing): {_pct(s.get('consistent_share'))}.",
-              "Bars: >= 90% stable hands, SE <= 1, wall <= 12 s at --time-limit 10."]
+              f"Same contract and announcements on every seed: "
+              f"{_pct(s.get('stable_option_share'))}; runs firm (a lead of 2 SE, or a close "
+              f"call with SE(net) <= 2 and SE(points) <= 1 for both options): "
+              f"{_pct(s.get('firm_share'))}.",
+              "Bars: >= 90% hands stable (contract and announcements), every run firm, "
+              "wall median <= 8 s and max <= the cap (--time-limit)."]
     cal = s.get("se_calibration") or {}
     parts = [f"{label} {c['ratio']:.2f} (95% {c['low']:.2f}-{c['high']:.2f}; {c['groups']} "
              f"groups, df {c['df']}), {100 * c['within_2se']:.0f}% of runs within 2 SE of "

@@ -30,7 +30,7 @@ import numpy as np
 from ..cards import KINGS_MASK, TRULL_MASK, thirds_of
 from ..errors import RulesError
 from ..rules import BIRD_KEYS, Rules, load_rules
-from ..solver.payoff import BIRD_WON, FLAG_LOST_TRICK, Payoff, make_payoff
+from ..solver import Payoff, make_payoff, solve_game_points
 from .birds import bird_win_probabilities
 from .model import check_positions, load_evaluator, popcounts
 
@@ -125,7 +125,7 @@ class _Tables:
         for f in range(lo, hi + 1):
             v = rows.get(f)
             if v is None:
-                v = float(payoff.score(f, _none_flags(payoff, f)).net_declarer)
+                v = float(payoff.score(f, payoff.outcome_flags(f)).net_declarer)
                 rows[f] = v
             out[f - lo] = v
         return out
@@ -158,22 +158,17 @@ class _Tables:
         return hit
 
 
-def _none_flags(payoff: Payoff, f: int) -> int:
-    """The flags of total ``f`` with no bird played to its trick (Valat: every point)."""
-    return 0 if payoff.valat_open and f == payoff.remaining else FLAG_LOST_TRICK
-
-
 def _deltas(payoff: Payoff, f: int) -> np.ndarray:
     """Per bird (Pagat, Uhu, Kakadu): the net of its success at total ``f`` minus the net
     of none (0 for a bird not in a hand, or a defender's under Valat)."""
-    none = _none_flags(payoff, f)
-    base = payoff.score(f, none).net_declarer
+    valat = payoff.outcome_flags(f) == 0
+    base = payoff.score(f, payoff.outcome_flags(f)).net_declarer
     out = np.zeros(3)
     for b, bird in enumerate(BIRD_KEYS):
         holder = payoff.live.get(bird)
-        if holder is None or (none == 0 and holder != payoff.template.declarer):
+        if holder is None or (valat and holder != payoff.template.declarer):
             continue  # not in a hand; or a defender's trick, impossible under Valat
-        out[b] = payoff.score(f, none | (BIRD_WON << (2 * b))).net_declarer - base
+        out[b] = payoff.score(f, payoff.outcome_flags(f, (b,))).net_declarer - base
     return out
 
 
@@ -251,8 +246,6 @@ def game_point_parts(hands: object, leaders: object, declarers: object,
             vo = int(cards[i]) == _HAND_SIZE
         dealt_i = tuple(dealt_rows[i])
         if int(cards[i]) <= EXACT_CARDS and card_net:
-            from ..solver.gamepoints import solve_game_points
-
             r = solve_game_points(hs, li, di, rules=rules_obj, contract=contract_rows[i],
                                   announcements=anns or None, discard_thirds=pile_rows[i],
                                   valat_open=bool(vo), declarer_hand=dh_rows[i],

@@ -21,6 +21,7 @@ from ._kernels import cardpoint as kernel
 from ._kernels import mtd
 from ._kernels.stats import (
     ST_ABORTED,
+    ST_DEADLINE,
     ST_NODES,
     ST_QB_CUTS,
     ST_TT_CUTS,
@@ -86,6 +87,13 @@ class CardPointSearch:
     def clear(self) -> None:
         """Empty the transposition table (never needed for correctness)."""
         self.tt.fill(0)
+
+    def interrupt(self) -> None:
+        """Make a search in progress on another thread give up at its next clock check
+        (within a few thousand nodes), as if its seconds budget had run out; a search
+        without a seconds budget, or one that starts later, is not affected."""
+        if self._counters[ST_DEADLINE] > 0:
+            self._counters[ST_DEADLINE] = 1
 
     # ------------------------------------------------------------------ plumbing
 

@@ -20,7 +20,7 @@ from ..play import N_TRICKS, legal_moves, reserved_mask, trick_thirds, trick_win
 from ..rules import Rules, item_name
 from ..scoring import BirdOutcome, ScoreResult
 from ._kernels import gamepoint as pk
-from ._kernels.stats import ST_ABORTED, ST_BEST, ST_NODES, arm, new_stats
+from ._kernels.stats import ST_ABORTED, ST_BEST, ST_DEADLINE, ST_NODES, arm, new_stats
 from .budget import Budget
 from .cardpoints import check_tt_bits
 from .payoff import FLAG_LOST_TRICK, Payoff, _extends, bird_code, make_payoff
@@ -176,6 +176,15 @@ class GamePointSearch:
         self.tests = 0
         self._t0 = 0.0
         self._stop_at = 0.0
+
+    def interrupt(self) -> None:
+        """Make a solve in progress on another thread give up soon (see
+        :meth:`~.cardpoints.CardPointSearch.interrupt`): its test at the next clock check,
+        the solve before its next test."""
+        if self.stats[ST_DEADLINE] > 0:
+            self.stats[ST_DEADLINE] = 1
+        if self._stop_at:
+            self._stop_at = 1e-9
 
     def position(self, hands: Sequence[int], leader: int, trick: Sequence[int] = ()) -> Position:
         """A validated position of this payoff's declarer and reserved birds."""

@@ -130,6 +130,16 @@ class Payoff:
             return (decl + 1) % 3 if holder == decl else decl
         return 3 - holder - decl  # the defending holder's partner
 
+    def outcome_flags(self, future_points: int, won: tuple[int, ...] = ()) -> int:
+        """The flags of the outcome in which the declarer takes ``future_points`` (every
+        point in play, with Valat still open: Valat) and the birds ``won`` (indices 0
+        Pagat, 1 Uhu, 2 Kakadu) win their own tricks for their holders, the others not
+        played to theirs."""
+        flags = 0 if self.valat_open and future_points == self.remaining else FLAG_LOST_TRICK
+        for b in won:
+            flags |= BIRD_WON << (2 * b)
+        return flags
+
     def score_input(self, future_points: int, flags: int) -> ScoreInput:
         """The scorer's input for one outcome."""
         birds: dict[str, BirdOutcome] = dict(self.fixed_birds)

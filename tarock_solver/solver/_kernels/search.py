@@ -252,7 +252,9 @@ def run(hands, leader, tcards, ntrick, declarer, reserve, alpha, beta, tt, stats
             nodes += 1
             if nodes > limit:
                 # below the node budget only when the clock is due
-                if nodes > budget or cycles() > deadline:
+                # the deadline is read again: another thread may move it to now
+                # (ExactSolver.abort), and this check runs once per CLOCK_EVERY nodes
+                if nodes > budget or cycles() > stats[ST_DEADLINE]:
                     stats[ST_ABORTED] = 1
                     v = _aborted(game)
                     break
