@@ -647,7 +647,7 @@ def test_net_with_birds_is_the_plain_mean_of_the_game_point_values():
         assert r.net_birds.has_se
 
 
-def test_birds_change_the_recommendation_only_when_measured():
+def test_birds_change_the_recommendation_when_counted():
     """The fake birds make Solo worth +1000 a world when the declarer holds the Pagat (he
     does): counted, they recommend Solo; without game-point solves the card points do not."""
     from advise_fakes import fake_game_net
@@ -661,7 +661,7 @@ def test_birds_change_the_recommendation_only_when_measured():
     assert without.meta["bird_worlds"] == {c: 0 for c in without.meta["bird_worlds"]}
     assert without.recommendation["contract"] != "solo" or \
         without.recommendation["mean_net"] < 500
-    assert "E[net] with silent birds" in "\n".join(
+    assert "Silent birds are counted in every net" in "\n".join(
         __import__("tarock_solver.advise.text", fromlist=["advice_lines"]).advice_lines(
             with_birds, {}))
 
