@@ -61,8 +61,13 @@ def _run(seed: int, mix: dict[int, int]) -> None:
             search = GamePointSearch(payoff, reserved=reserved, tt_bits=10)
             got = search.solve(search.position(hands, leader, trick))
             line = got.detail
+            # the value alone, its search started at a random guess, and from scratch
+            guess = float(rng.normal(want, 20.0)) if rng.random() < 0.8 else None
+            fresh = GamePointSearch(payoff, reserved=reserved, tt_bits=10)
+            value = fresh.value(fresh.position(hands, leader, trick), guess=guess)
             if (got.value != want or line.net_declarer != want
-                    or line.score.net_declarer != want):
+                    or line.score.net_declarer != want or not value.exact
+                    or value.value != want):
                 bad.append((rules.name, payoff.template, hands, leader, trick, want,
                             got.value))
     assert not bad, f"{len(bad)} mismatches, first: {bad[0]}"
@@ -293,3 +298,35 @@ def test_valat_line_is_reported_in_every_profile() -> None:
                       discard_thirds=9, taken_thirds=147, valat_open=True)
         assert res.valat and res.line[0] == INDEX_OF["T22"], name
         assert res.score.valat
+
+
+def test_a_solve_interrupted_from_another_thread_gives_up_at_once() -> None:
+    """interrupt() ends a running search within a few thousand nodes: a whole-deal
+    game-point solve with a minute's budget returns unfinished well within a second of
+    the call, and a card-point one too; a later solve is not affected."""
+    import threading
+    import time
+
+    from tarock_solver.deal import random_deal
+    from tarock_solver.solver import CardPointSearch, Position
+
+    deal = random_deal(np.random.default_rng(7)).hands
+    hands = (deal[0], deal[1], deal[2])
+    payoff = make_payoff(DUMMETT, "solo", 0, hands, base_thirds=0, valat_open=True)
+    for search, run in (
+            (GamePointSearch(payoff, rules=DUMMETT, tt_bits=14),
+             lambda s: s.value(s.position(hands, 0), Budget(seconds=60.0))),
+            (CardPointSearch(14),
+             lambda s: s.value(Position(hands, 0, 0), Budget(seconds=60.0)))):
+        timer = threading.Timer(0.3, search.interrupt)
+        t0 = time.perf_counter()
+        timer.start()
+        res = run(search)
+        took = time.perf_counter() - t0
+        timer.join()
+        assert not res.exact and took < 1.5, (type(search).__name__, took)
+    small = (hands[0] & 0b111, hands[1] & 0b111 << 3, hands[2] & 0b111 << 6)
+    cp = CardPointSearch(10)
+    cp.interrupt()  # before a search: nothing to stop, the next search runs
+    assert cp.value(Position((1 << 53, 1 << 52, 1 << 51), 0, 0), Budget(seconds=5.0)).exact
+    assert small  # (hands of the deal stay untouched)

@@ -182,7 +182,7 @@ def solve_game_one(rules: Any, request: GameRequest, deadline: float | None,
     budget = solve_budget(deadline)
     if budget is _EXPIRED:
         return None, 0, time.perf_counter() - t0
-    r = search.solve(search.position(hands, 0), budget)
+    r = search.value(search.position(hands, 0), budget)  # the net only: no line followed
     return (float(r.lower) if r.exact else None), int(r.nodes), time.perf_counter() - t0
 
 

@@ -299,6 +299,24 @@ class GamePointSearch:
             detail = None
         return self._result(self.goals[lo], self.goals[lo], detail)
 
+    def value(self, position: Position, budget: Budget | None = None, *,
+              guess: float | None = None) -> SearchResult:
+        """The net game points alone (no optimal line followed: a fraction of
+        :meth:`solve`'s tests); ``guess``, an estimate of the net, is where the search
+        over the breakpoints starts (the value is the same without it).  Over ``budget``,
+        the bounds proved."""
+        self._check(position)
+        self._begin(budget)
+        first = None
+        if guess is not None and len(self.goals) > 1:
+            # test "net ≥ the first goal above the guess": a success or a failure right
+            # there brackets the value between two neighbouring goals
+            k = int(np.searchsorted(np.asarray(self.goals, dtype=np.float64), guess))
+            first = min(max(k, 1), len(self.goals) - 1)
+        lo, hi = self._value_index(position.hands, position.leader, position.trick,
+                                   self._root_flags(), 0, first=first)
+        return self._result(self.goals[lo], self.goals[hi])
+
     def reaches(self, position: Position, net: int, budget: Budget | None = None,
                 ) -> SearchResult:
         """The threshold test: does the declarer's net reach ``net``?  The answer is

@@ -321,7 +321,7 @@ def _cp_store(game, ctx, fr, d, v, fail_low, work, h, flat):
     return impl
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(hands, leader, tcards, ntrick, declarer, birds, alpha, beta, tt, stats):
     """Fail-soft alpha-beta value of a position for the window (alpha, beta).
 

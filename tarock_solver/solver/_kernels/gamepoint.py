@@ -518,7 +518,7 @@ def search(hands_in, leader0, tcards, ntc, declarer, reserve, relevant, flags0, 
                     GoalTest(relevant, flags0, goal), rows)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def test_goal(hands, leader, tcards, ntc, declarer, reserve, relevant, flags, goal, thresholds,
               t_lo, t_hi, gained, tt, stats):
     """Does the declarer reach goal ``goal`` with ``gained`` points won since the root?"""
@@ -527,7 +527,7 @@ def test_goal(hands, leader, tcards, ntc, declarer, reserve, relevant, flags, go
     return v >= -gained
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def test_goal_value(hands, leader, tcards, ntc, declarer, reserve, relevant, flags, goal,
                     thresholds, t_lo, t_hi, gained, tt, stats):
     """The fail-soft value of the null-window test of :func:`test_goal`.
