@@ -23,8 +23,8 @@ import numpy as np
 
 from .model import popcounts as _popcount
 
-__all__ = ["BIRD_FEATURES", "BIRD_WEIGHTS_PATH", "bird_features", "bird_win_probabilities",
-           "load_bird_weights"]
+__all__ = ["BIRD_FEATURES", "BIRD_WEIGHTS_PATH", "BirdModel", "bird_features",
+           "bird_win_probabilities", "load_bird_weights"]
 
 BIRD_WEIGHTS_PATH = Path(__file__).with_name("bird_weights.npz")
 
@@ -120,10 +120,11 @@ def load_bird_weights(path: str | None = None) -> BirdModel:
     return BirdModel.load(p)
 
 
-def bird_win_probabilities(hands: np.ndarray, leaders: np.ndarray, declarers: np.ndarray
-                           ) -> tuple[np.ndarray, np.ndarray]:
+def bird_win_probabilities(hands: np.ndarray, leaders: np.ndarray, declarers: np.ndarray,
+                           model: BirdModel | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(p, holder)``: per position and bird (N, 3), the probability that the bird wins
-    its own trick for its holder, and the holder's seat (-1: not in a hand, p = 0)."""
+    its own trick for its holder, and the holder's seat (-1: not in a hand, p = 0).
+    ``model``: another fitted model (held-out measurements); default the shipped one."""
     x, live, holder = bird_features(hands, leaders, declarers)
-    p = load_bird_weights().probabilities(x)
+    p = (model or load_bird_weights()).probabilities(x)
     return np.where(live, p, 0.0), holder

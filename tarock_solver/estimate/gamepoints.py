@@ -31,7 +31,7 @@ from ..cards import KINGS_MASK, TRULL_MASK, thirds_of
 from ..errors import RulesError
 from ..rules import BIRD_KEYS, Rules, load_rules
 from ..solver import Payoff, make_payoff, solve_game_points
-from .birds import bird_win_probabilities
+from .birds import BirdModel, bird_win_probabilities
 from .model import check_positions, load_evaluator, popcounts
 
 __all__ = ["CARD_POINT_SD", "EXACT_CARDS", "SMOOTHING_WINDOW", "GamePointParts",
@@ -210,13 +210,14 @@ def game_point_parts(hands: object, leaders: object, declarers: object,
                      dealt: Sequence[tuple[int | None, int | None, int | None]] | None = None,
                      valat_open: bool | Sequence[bool] | None = None,
                      estimates: np.ndarray | None = None,
-                     card_net: bool = True) -> GamePointParts:
+                     card_net: bool = True,
+                     bird_model: BirdModel | None = None) -> GamePointParts:
     """The estimates of :func:`estimate_game_points_many` with their parts.
 
     ``estimates``: the card-point evaluator's values of the positions when the caller
     has them (else they are computed); ``card_net=False`` leaves the game's part out
     (NaN, and so ``net``): the adviser scores the card points itself and asks only for
-    the birds."""
+    the birds.  ``bird_model``: another fitted bird model (held-out measurements)."""
     h, lead, decl = check_positions(hands, leaders, declarers)
     n = len(h)
     rules_obj = _as_rules(rules)
@@ -232,7 +233,7 @@ def game_point_parts(hands: object, leaders: object, declarers: object,
     cards = popcounts(h[:, :1])[:, 0]
     est = load_evaluator().predict(h, lead, decl) if estimates is None \
         else np.asarray(estimates, dtype=np.float64)
-    p_won, _holder = bird_win_probabilities(h, lead, decl)
+    p_won, _holder = bird_win_probabilities(h, lead, decl, bird_model)
     tables = _tables_for(rules_obj)
     game = np.full(n, np.nan)
     birds = np.zeros(n)
