@@ -138,7 +138,31 @@ def test_a_close_call_against_passing_is_settled_the_same_way() -> None:
 def test_the_line_says_when_a_close_call_went_against_its_sign() -> None:
     settled = advice(pair(3.0, -4.0, 2.5))  # type: ignore[arg-type]
     line = recommendation_line(Advice(pd.DataFrame(), settled, {}), {})
-    assert "over one on common worlds (close call, settled for it" in line
+    assert "over one on common worlds (close call; P(it is the better) " in line
+    assert f"weighted {settled['correction_weight']:.2f}; settled for it" in line
     assert f"{settled['runner_up']['split']['posterior']:+.1f})" in line
     plain = advice(pair(3.0, -9.0, 2.5))  # type: ignore[arg-type]
     assert "settled" not in recommendation_line(Advice(pd.DataFrame(), plain, {}), {})
+
+
+def test_a_correction_two_se_from_zero_is_never_overturned() -> None:
+    """The evaluator puts Two 8 ahead, the exact correction of Two − One is −9 ± 2.5 (3.6
+    SE on its own): One leads by 1 ± 2.5, a close call; the posterior alone would lean to
+    Two, but a correction that strong is not outweighed."""
+    series = pair(8.0, -9.0, 2.5)
+    rec = advice(series)  # type: ignore[arg-type]
+    split = pair_split(series, row(series, "one"), row(series, "two"))  # type: ignore[arg-type]
+    assert split["posterior"] < 0  # what the posterior alone would do
+    assert rec["close_call"] is True
+    assert rec["contract"] == "one" and rec["settled"] is False
+
+
+def test_p_better_follows_the_posterior() -> None:
+    """P(better) is above one half for the side the posterior favours, and near 1 for a
+    margin far beyond the noise; the weight is the one the split reports."""
+    close = advice(pair(3.0, -4.0, 2.5))  # type: ignore[arg-type]
+    assert 0.5 < close["p_better"] < 0.99
+    assert close["correction_weight"] == pytest.approx(
+        close["runner_up"]["split"]["correction_weight"])
+    firm = advice(pair(30.0, 0.0, 2.5))  # type: ignore[arg-type]
+    assert firm["contract"] == "two" and firm["p_better"] > 0.999

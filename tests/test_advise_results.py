@@ -20,7 +20,7 @@ def test_a_bid_and_a_pass_have_their_json_keys_in_order() -> None:
         "worlds", "contract", "option", "mean_net", "mean_net_se", "mean_points",
         "mean_points_se", "p_make", "in_sample", "held_out_choices", "held_out_agrees",
         "runner_up", "close_call", "settled", "tentative", "tentative_reasons",
-        "announce_gate", "birds_counted"]
+        "announce_gate", "birds_counted", "p_better", "correction_weight"]
     assert list(bid.to_json()["runner_up"]) == [
         "contract", "option", "mean_net", "mean_points", "mean_points_se", "difference",
         "difference_se", "split"]
@@ -46,7 +46,8 @@ def test_the_answer_to_a_senior_three_shows_its_keys_only() -> None:
     senior = rec.to_json()["if_senior_three"]
     assert list(senior) == ["contract", "option", "mean_net", "mean_net_se", "mean_points",
                             "mean_points_se", "p_make", "close_call", "tentative",
-                            "runner_up", "birds_counted", "settled"]
+                            "runner_up", "birds_counted", "settled", "p_better",
+                            "correction_weight"]
     assert senior["contract"] == rec.if_senior_three.contract
 
 

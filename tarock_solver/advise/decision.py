@@ -32,8 +32,8 @@ from .series import ContractSeries
 
 __all__ = ["ANNOUNCE_ALPHA", "CONDITIONAL_CONTRACT", "FIRM_NET_SE", "FIRM_POINTS_SE",
            "MIN_ANNOUNCE_GAIN", "NOISE_SE", "REPLACED_CONTRACT", "announce_gate",
-           "announce_gate_se", "announce_tests", "eligible", "pair_split", "recommend",
-           "waiting_for"]
+           "announce_gate_se", "announce_tests", "eligible", "p_better", "pair_split",
+           "recommend", "waiting_for"]
 
 #: Two options closer than this many standard errors of their difference are a close call.
 NOISE_SE = 2.0
@@ -131,7 +131,7 @@ def pair_split(series: dict[str, ContractSeries], a: OptionRow | None, b: Option
               if corr.has_se and math.isfinite(corr.mean) else math.nan)
     return PairSplit(evaluator=part.mean, correction=corr.mean, correction_se=corr.se,
                      exact_worlds=corr.exact, correction_weight=weight,
-                     posterior=part.mean + weight * corr.mean)
+                     posterior=part.mean + weight * corr.mean, evaluator_se=part.se)
 
 
 def _close(diff: Estimate) -> bool:
@@ -164,12 +164,29 @@ def _settled(series: dict[str, ContractSeries], first: OptionRow | None,
     decision that maximises the expected net given the data is the sign of the posterior
     mean (:func:`pair_split`), which leans on the evaluator's difference over
     all worlds where the correction is noise, and so names the same side of the pair seed
-    after seed.  A difference beyond noise is never overturned."""
+    after seed.  A difference beyond noise is never overturned, nor is an exact
+    correction that stands :data:`NOISE_SE` SEs from zero on its own in favour of
+    ``first`` (the exact worlds then say the evaluator's lean is its bias)."""
     if not (diff.has_se and _close(diff)):
         return False
-    post = pair_split(series, first, second, birds, worlds=worlds,
-                      min_prefix=min_prefix).posterior
-    return math.isfinite(post) and post < 0
+    split = pair_split(series, first, second, birds, worlds=worlds, min_prefix=min_prefix)
+    if math.isfinite(split.correction_se) and split.correction >= NOISE_SE * split.correction_se:
+        return False
+    return math.isfinite(split.posterior) and split.posterior < 0
+
+
+def p_better(split: PairSplit) -> float:
+    """The probability that the first option of a pair is the better one, under cv's
+    two-level model: the posterior of the difference is normal with the posterior mean
+    and the variance of the evaluator's part plus ``weight × SE²`` of the correction
+    (the posterior variance of the bias under a normal prior that keeps that weight).
+    NaN without the SEs."""
+    var = split.evaluator_se ** 2 + split.correction_weight * split.correction_se ** 2
+    if not (math.isfinite(var) and math.isfinite(split.posterior)):
+        return math.nan
+    if var <= 0:
+        return 1.0 if split.posterior > 0 else 0.0 if split.posterior < 0 else 0.5
+    return NormalDist().cdf(split.posterior / math.sqrt(var))
 
 
 def announce_gate_se(options: int) -> float:
@@ -383,21 +400,24 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
     if choice is None:
         close = False
         runner_up = None
+        better, weight = math.nan, math.nan
         if runner is not None:
             diff = _paired(series, runner, None, birds)
+            split = pair_split(series, None, runner, birds)
             runner_up = RunnerUp(contract=runner.contract, option=runner.option,
                                  mean_net=runner.net.mean, mean_points=runner.points.mean,
                                  mean_points_se=runner.points.se, difference=-diff.mean,
-                                 difference_se=diff.se,
-                                 split=pair_split(series, None, runner, birds))
+                                 difference_se=diff.se, split=split)
             close = _close(diff)
+            better, weight = p_better(split), split.correction_weight
         return Recommendation(
             worlds=worlds, contract="pass", option="plain", mean_net=0.0, mean_net_se=0.0,
             mean_points=math.nan, mean_points_se=math.nan, p_make=math.nan,
             runner_up=runner_up, close_call=close, settled=settled,
             tentative=bool(tentative_why), tentative_reasons=tuple(tentative_why),
-            announce_gate=gate_record)
+            announce_gate=gate_record, p_better=better, correction_weight=weight)
     diff = _paired(series, choice, runner, birds)
+    split = pair_split(series, choice, runner, birds)
     held = _held_out(series, rows, worlds, gate=gate, allow_pass=not talon_mode,
                      birds=birds)
     return Recommendation(
@@ -416,10 +436,10 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
                            mean_net=runner.net.mean if runner else 0.0,
                            mean_points=runner.points.mean if runner else math.nan,
                            mean_points_se=runner.points.se if runner else math.nan,
-                           difference=diff.mean, difference_se=diff.se,
-                           split=pair_split(series, choice, runner, birds)),
+                           difference=diff.mean, difference_se=diff.se, split=split),
         close_call=_close(diff),
         # a close call that went against the sign of its unbiased difference
         settled=settled,
         tentative=bool(tentative_why), tentative_reasons=tuple(tentative_why),
-        announce_gate=gate_record)
+        announce_gate=gate_record, p_better=p_better(split),
+        correction_weight=split.correction_weight)

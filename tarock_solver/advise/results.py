@@ -82,6 +82,8 @@ class PairSplit(_Record):
     exact_worlds: int
     correction_weight: float
     posterior: float
+    #: The SE of the evaluator's part (its mean over every world).
+    evaluator_se: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ class AnnounceGate(_Record):
 #: The keys of a recommendation that its answer to a senior's Three shows.
 _SENIOR_KEYS = ("contract", "option", "mean_net", "mean_net_se", "mean_points",
                 "mean_points_se", "p_make", "close_call", "tentative", "runner_up",
-                "birds_counted", "settled")
+                "birds_counted", "settled", "p_better", "correction_weight")
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,11 @@ class Recommendation(_Record):
     birds_counted: bool = False
     birds_in: tuple[str, ...] | None = None
     if_senior_three: Recommendation | None = None
+    #: The probability that the recommended option is better than the runner-up (the
+    #: posterior of their difference, :func:`~.decision.p_better`; NaN without SEs).
+    p_better: float = math.nan
+    #: The weight the exact correction of that difference kept (:func:`~.cv.bias_weight`).
+    correction_weight: float = math.nan
 
     _optional: ClassVar[frozenset[str]] = frozenset(
         {"in_sample", "held_out_choices", "held_out_agrees", "birds_in", "if_senior_three"})

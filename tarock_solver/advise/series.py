@@ -259,7 +259,7 @@ class ContractSeries:
             at = np.arange(len(b))
             terms = self.terms(policy, "net", weight, worlds)
             if len(self.bird_estimates) < self.worlds:  # no bird model: the birds alone
-                return terms + [_term(b, at, worlds, weight)]
+                return terms + [_term(b, at, worlds, weight, correction=True)]
             bh = np.asarray(self.bird_estimates, dtype=np.float64)
             return terms + [_term(bh, np.arange(len(bh)), worlds, weight),
                             _term(b - bh[:len(b)], at, worlds, weight, correction=True)]

@@ -131,12 +131,18 @@ def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
 
 
 def _settled(rec: Recommendation) -> str:
-    """Why a close call went against the sign of its unbiased difference (or nothing)."""
+    """How sure a close call is (the probability that the choice is the better one and
+    the weight the exact correction kept), and why it went against the sign of its
+    unbiased difference when it did."""
+    sure = ""
+    if math.isfinite(rec.p_better) and math.isfinite(rec.correction_weight):
+        sure = (f"; P(it is the better) {100 * rec.p_better:.0f}%, the exact correction "
+                f"weighted {rec.correction_weight:.2f}")
     if not rec.settled:
-        return ""
+        return sure
     posterior = rec.runner_up.split.posterior if rec.runner_up is not None else None
-    return (f", settled for it by the evaluator's margin over all worlds with the exact "
-            f"correction weighed by its noise: {_num(posterior, 1, True)}")
+    return (f"{sure}; settled for it by the evaluator's margin over all worlds with the "
+            f"exact correction weighed by its noise: {_num(posterior, 1, True)}")
 
 
 def senior_three_line(adv: Advice, names: dict[str, str]) -> str | None:
