@@ -497,6 +497,9 @@ def test_the_firm_time_hint_follows_the_pace_of_the_exact_solves() -> None:
     assert firm_time_limit(40, 2.0, 2, 2) == 20.0
     assert firm_time_limit(1, 200.0, 2, 2) == 2100.0
     assert firm_time_limit(3, 0.0, 2, 2) is None
+    # nets with birds: each contender's game-point worlds at their own pace on top
+    assert firm_time_limit(4, 20.0, 2, 2, game_solves=4, game_seconds=40.0, birds=True) \
+        == 180.0  # 1.25 × (40 + 8 · 2 · 10 / 2) = 150 → 180
     # a fake solver (tests) has no pace: no hint
     adv = advise(request(samples=24, settings=replace(FAST, max_exact=MIN_EXACT - 1)))
     assert adv.recommendation["tentative"] and adv.meta["firm_time_limit"] is None

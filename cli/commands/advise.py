@@ -164,6 +164,10 @@ def _header(inp, rules_name: str, meta: RunMeta, ascii_only: bool) -> str:
             f"{meta.exact_solves} exact solves in {meta.seconds:.1f} s")
     if meta.interrupted:
         head += " (interrupted: the answer so far)"
+    elif meta.stopped_firm:
+        head += " (stopped: the answer is firm)"
+    elif meta.waiting_for:
+        head += f"\nthe time limit came first; the answer was waiting for {meta.waiting_for}"
     if inp.talon:
         head += f"\ntalon: {format_cards(inp.talon)}"
         for c, d in (meta.talon_decision or {}).items():

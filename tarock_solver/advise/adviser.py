@@ -150,14 +150,18 @@ def advise(req: AdviceRequest) -> Advice:
         waiting_for=result.waiting_for,
         firm_time_limit=(
             firm_time_limit(exact.solves, exact.seconds - exact.game_seconds, req.jobs,
-                            len({result.series[c].plan.take for c in result.contenders}))
+                            len({result.series[c].plan.take for c in result.contenders}),
+                            game_solves=exact.game_solves + exact.game_unfinished,
+                            game_seconds=exact.game_seconds,
+                            birds=any(s.count_birds for s in result.series.values()))
             if rec.tentative and limit.timed and not exact.compiled_first
             and not result.interrupted and req.solve_batch is None else None),
     )
     return Advice(table=table, recommendation=rec, meta=meta, rows=rows, points=points)
 
 
-def firm_time_limit(solves: int, solver_seconds: float, jobs: int, contenders: int
+def firm_time_limit(solves: int, solver_seconds: float, jobs: int, contenders: int, *,
+                    game_solves: int = 0, game_seconds: float = 0.0, birds: bool = False
                     ) -> float | None:
     """The ``--time-limit`` a firm answer would take at this hand's pace (seconds, rounded
     up to a round number), or None without a pace to go by.
@@ -166,13 +170,17 @@ def firm_time_limit(solves: int, solver_seconds: float, jobs: int, contenders: i
     ``contenders`` (the talon shares solved at the end; passing needs none); a solve
     costs ``solver_seconds / solves`` thread-seconds here (with no solve finished, each
     thread's whole time: a lower bound), and ``jobs`` threads share them.  A hint for
-    the player, never an input to the estimates.
+    the player, never an input to the estimates.  With ``birds`` (nets that count the
+    silent birds) each contender also needs :data:`~.cv.MIN_BIRD_WORLDS` game-point
+    solves, at this run's pace of them (``game_seconds`` over ``game_solves`` started).
     """
     if solver_seconds <= 0:
         return None
     jobs = max(1, jobs)
     per_solve = solver_seconds / solves if solves else solver_seconds / jobs
     need = MIN_EXACT * max(1, contenders) * per_solve / jobs
+    if birds and game_solves and game_seconds > 0:
+        need += MIN_BIRD_WORLDS * max(1, contenders) * (game_seconds / game_solves) / jobs
     need *= 1.25  # the evaluator's share of the time and the solves the deadline cuts
     nice = next((x for x in _NICE_LIMITS if x >= need), None)
     return float(nice if nice is not None else 300 * math.ceil(need / 300))

@@ -17,7 +17,15 @@ from statistics import NormalDist
 
 import numpy as np
 
-from .cv import MIN_EXACT, MIN_WORLDS, TENTATIVE_SHRINK, Estimate, bias_weight, combine
+from .cv import (
+    MIN_BIRD_WORLDS,
+    MIN_EXACT,
+    MIN_WORLDS,
+    TENTATIVE_SHRINK,
+    Estimate,
+    bias_weight,
+    combine,
+)
 from .results import (
     AnnounceGate,
     Choice,
@@ -356,7 +364,13 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
     tentative_why = []
     if worlds < MIN_WORLDS:
         tentative_why.append(f"{worlds} worlds (fewer than {MIN_WORLDS})")
-    if not firm:
+    if not firm and any(r.points.has_se for r in allowed) and birds:
+        most = max((r.bird_worlds for r in allowed if r.contract in birds), default=0)
+        tentative_why.append(
+            f"the nets count the silent birds, which need {MIN_BIRD_WORLDS} exact game-point "
+            f"worlds an option for an SE (at most {most} so far); the birds' part is the "
+            f"game-point evaluator's, its exact correction shrunk")
+    elif not firm:
         some = any(r.net.exact for r in allowed)
         tentative_why.append(f"no option has {MIN_EXACT} exact worlds yet; the numbers are "
                              + (f"the evaluator's, their exact corrections shrunk (n of them "
