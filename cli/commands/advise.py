@@ -138,7 +138,8 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
         return
     ascii_only = settings.ascii or not can_show_symbols(stdout_encoding())
     names = {c: rules.contract_name(c) for c in rules.contracts}
-    click.echo(_header(inp, rules.name, adv.meta, ascii_only))
+    click.echo(_header(inp, rules.name, adv.meta, ascii_only,
+                       shown=adv.recommendation.tentative_reasons))
     click.echo()
     for line in advice_lines(adv, names, verbose=verbose):
         click.echo(plain(line, ascii_only))
@@ -157,7 +158,10 @@ def advice_json(inp: AdviceInput, rules: Rules, adv: Advice) -> str:
     return json.dumps(_clean(out), default=_json_default, ensure_ascii=False, indent=2)
 
 
-def _header(inp, rules_name: str, meta: RunMeta, ascii_only: bool) -> str:
+def _header(inp, rules_name: str, meta: RunMeta, ascii_only: bool,
+            shown: tuple[str, ...] = ()) -> str:
+    """The hand, the run's size and how it ended (``shown``: reasons the recommendation's
+    lines give anyway)."""
     head = (f"Advice for {SEATS[inp.seat]}{' (demo hand)' if inp.demo else ''}: "
             f"{hand_line(inp.hand, ascii=ascii_only)}\n"
             f"rules: {rules_name}   seed {meta.seed}   {meta.worlds} worlds, "
@@ -167,7 +171,8 @@ def _header(inp, rules_name: str, meta: RunMeta, ascii_only: bool) -> str:
     elif meta.stopped_firm:
         head += " (stopped: the answer is firm)"
     elif meta.waiting_for:
-        head += f"\nthe time limit came first; the answer was waiting for {meta.waiting_for}"
+        head += " (the time limit came first: the answer is not firm"
+        head += ")" if meta.waiting_for in shown else f"; still waiting for {meta.waiting_for})"
     if inp.talon:
         head += f"\ntalon: {format_cards(inp.talon)}"
         for c, d in (meta.talon_decision or {}).items():
