@@ -95,6 +95,9 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
                    "and one by one, on --deals seeded deals (default 100,000).")
 @click.option("--seeds", "advise_seeds", type=click.IntRange(min=1), default=5,
               show_default=True, metavar="N", help="With --advise: seeds per hand.")
+@click.option("--first-seed", "advise_first_seed", type=click.IntRange(min=1), default=1,
+              show_default=True, metavar="K",
+              help="With --advise: the seeds are K, K+1, … (a bench run in parts).")
 @click.option("--time-limit", "advise_time", type=Seconds(), default=30.0,
               show_default=True, metavar="SECONDS",
               help="With --advise: the time limit (cap) of each advice run; a run stops "
@@ -106,7 +109,7 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
             deals_file: str | None, no_cold: bool, repeat: int | None, gamepoints: bool,
             batch: bool,
             advise: bool, review: bool, estimate: bool, advise_seeds: int,
-            advise_time: float) -> None:
+            advise_first_seed: int, advise_time: float) -> None:
     """Time the double-dummy solver on the shipped seeded deals.
 
     Deal i is played as a Solo-like game with declarer seat i % 3 and F leading; the
@@ -154,7 +157,8 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
         _review_bench(settings, deals or 20, deals_file, json_path)
         return
     if advise:
-        _advise_bench(settings, deals, advise_seeds, advise_time, threads, json_path)
+        _advise_bench(settings, deals, advise_seeds, advise_time, threads, json_path,
+                      first_seed=advise_first_seed)
         return
     if gamepoints:
         _gamepoint_ratio(settings, deals, node_limit, tricks, deals_file, json_path)
@@ -360,17 +364,20 @@ def _estimate_bench(count: int, json_path: str | None) -> None:
 
 
 def _advise_bench(settings: Settings, hands: int | None, seeds: int, time_limit: float,
-                  threads: int | None, json_path: str | None) -> None:
+                  threads: int | None, json_path: str | None, *, first_seed: int = 1) -> None:
     """The adviser's stability across seeds, SEs and wall times on the shipped hands."""
     import os
 
-    from tarock_solver.bench.advise import format_advise_report, run_advise_bench
+    from tarock_solver.bench.advise import (
+        BIRD_HANDS,
+        PLAIN_HANDS,
+        format_advise_report,
+        run_advise_bench,
+    )
 
     jobs = threads if threads is not None else (os.cpu_count() or 1)
-    from tarock_solver.bench.advise import BIRD_HANDS, PLAIN_HANDS
-
     doc = run_advise_bench(hands=PLAIN_HANDS + BIRD_HANDS if hands is None else hands,
-                           seeds=seeds,
+                           seeds=seeds, first_seed=first_seed,
                            time_limit=time_limit, jobs=jobs, rules=settings.rules,
                            overrides=dict(settings.opts),
                            status=lambda msg: click.echo(msg, err=True))

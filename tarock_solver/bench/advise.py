@@ -273,14 +273,15 @@ def consistent(runs: list[dict[str, Any]]) -> bool:
 
 
 def run_advise_bench(*, hands: int = PLAIN_HANDS + BIRD_HANDS, seeds: int = 5,
-                     time_limit: float = 30.0,
+                     first_seed: int = 1, time_limit: float = 30.0,
                      jobs: int = 2, rules: str = "dummett",
                      overrides: dict[str, str] | None = None, path: str | None = None,
                      status: Callable[[str], None] = lambda msg: None) -> dict[str, Any]:
     """Run the adviser benchmark; the JSON-ready document.
 
     ``hands``: shipped hands after the demo hand; each is advised with
-    ``time_limit`` seconds for seeds 1 … ``seeds`` on ``jobs`` solver threads.
+    ``time_limit`` seconds for ``seeds`` seeds from ``first_seed`` on (a bench can be run
+    in parts) on ``jobs`` solver threads.
     """
     from ..rules import load_rules
     from .machine import machine_info
@@ -290,7 +291,7 @@ def run_advise_bench(*, hands: int = PLAIN_HANDS + BIRD_HANDS, seeds: int = 5,
     out = []
     for k, h in enumerate(records):
         runs = []
-        for seed in range(1, seeds + 1):
+        for seed in range(first_seed, first_seed + seeds):
             status(f"advise {k + 1}/{len(records)} {h.id} seed {seed}")
             runs.append(_run_one(h, time_limit=time_limit, jobs=jobs, seed=seed, rules=profile))
         out.append({"id": h.id, "hand": h.text, "seat": SEATS[h.seat], "runs": runs,
@@ -304,7 +305,8 @@ def run_advise_bench(*, hands: int = PLAIN_HANDS + BIRD_HANDS, seeds: int = 5,
     return {
         "kind": "advise",
         "machine": machine_info(),
-        "config": {"hands": len(records), "seeds": seeds, "jobs": jobs, "rules": rules,
+        "config": {"hands": len(records), "seeds": seeds, "first_seed": first_seed,
+                   "jobs": jobs, "rules": rules,
                    "time_limit": time_limit},
         "summary": {
             "stable_share": sum(h["stable"] for h in out) / len(out) if out else None,
@@ -343,7 +345,8 @@ def format_advise_report(doc: dict[str, Any]) -> list[str]:
     cfg, s = doc["config"], doc["summary"]
     m = doc["machine"]
     lines = [f"Machine: {m.get('cpu')}, {m.get('logical_cores')} cores",
-             f"Adviser: {cfg['hands']} hands (demo + shipped), seeds 1-{cfg['seeds']}, "
+             f"Adviser: {cfg['hands']} hands (demo + shipped), seeds "
+             f"{cfg.get('first_seed', 1)}-{cfg.get('first_seed', 1) + cfg['seeds'] - 1}, "
              f"--time-limit {cfg['time_limit']:g}, {cfg['jobs']} solver thread(s), rules "
              f"{cfg['rules']}", "",
              f"{'hand':>10} {'seat':>4}  {'contract per seed':<40} {'SE(points)':>16} "
