@@ -72,7 +72,9 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
     h = hands[hand_id]
     req = AdviceRequest(h.hand, h.seat, seed=args.seed, contracts=(contract,))
     problem = make_problem(req, req.rule_profile())
-    eng = Engine(problem, AdviceSettings(cell_width=args.cell_width))
+    # game_points: the series then keep the birds' evaluator values (the engine makes no
+    # solve here; every world is solved below)
+    eng = Engine(problem, AdviceSettings(cell_width=args.cell_width), game_points=args.birds)
     t0 = time.perf_counter()
     for j in range(args.worlds):
         eng.evaluate_world(j)

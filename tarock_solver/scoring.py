@@ -37,6 +37,14 @@ __all__ = [
 
 #: Cards each "no ..." declaration says the declarer does not hold.
 NO_CARDS_MASK = {"no_trull": TRULL_MASK, "no_kings": KINGS_MASK}
+
+
+def hand_class(hand: int) -> tuple[int, int]:
+    """What the score sheet reads of a hand, birds aside: how many Trull cards and Kings
+    it holds (Trull and Köpfe are three and two Trull cards, the Kings bonus four Kings,
+    a "no Trull" or "no Kings" is broken by any one; RULES.md 5.5, 6.2).  Two hands of
+    one class score alike."""
+    return (hand & TRULL_MASK).bit_count(), (hand & KINGS_MASK).bit_count()
 #: Order of the graded ladder (RULES.md 6.3).
 GRADED_LADDER = ("absolut", "kramerpoi", "valat")
 #: Hand-premium families: a premium judged on announcement is not judged again silently.

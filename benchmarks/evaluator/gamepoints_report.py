@@ -28,7 +28,6 @@ from pathlib import Path
 import numpy as np
 
 from tarock_solver.cards import thirds_of
-from tarock_solver.deal import random_deal
 from tarock_solver.estimate.birds import BirdModel
 from tarock_solver.estimate.gamepoints import _TABLES, estimate_game_points, game_point_parts
 from tarock_solver.rules import load_rules
@@ -50,7 +49,7 @@ def _positions(labels: dict, seed: int, kind: str) -> dict:
         assert tuple(int(x) for x in labels["hands"][k]) == tuple(pos.hands)
         out["contract"].append(names[pos.contract])
         out["pile"].append(thirds_of(pos.discard))
-        out["dealt"].append(tuple(random_deal(P.stream_rng(seed, kind, pos.index)).hands))
+        out["dealt"].append(P.dealt_hands(seed, kind, pos.index))
         out["declarer_hand"].append(pos.hands[pos.declarer])
     return out
 

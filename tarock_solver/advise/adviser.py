@@ -97,6 +97,14 @@ def advise(req: AdviceRequest) -> Advice:
            "rule_options": view.rules.describe_overrides(), "seat": SEAT_NAMES[req.seat]}
     table = build_table(rows, key)
     rec = recommend(result.series, rows, talon_mode=talon_mode)
+    # How a run that stops when firm ended: early (firm), or what its answer still waited
+    # for as it ended (None: firm by then, which counts as stopping firm unless the
+    # deadline struck)
+    stopped_firm, still_waiting = result.stopped_firm, None
+    if limit.timed and limit.stop_when_firm and not stopped_firm and result.worlds >= 2 \
+            and not result.interrupted:
+        still_waiting = waiting_for(rec, rows)
+        stopped_firm = still_waiting is None and not result.deadline_hit
     points = {c: s.values(0, "points", exact=False) for c, s in result.series.items()}
     meta = RunMeta(
         seed=int(req.seed),
@@ -146,8 +154,8 @@ def advise(req: AdviceRequest) -> Advice:
             "Contras are not modelled (the declarer does not choose them).",
             PASS_NOTE,
         ],
-        stopped_firm=result.stopped_firm,
-        waiting_for=result.waiting_for,
+        stopped_firm=stopped_firm,
+        waiting_for=still_waiting,
         firm_time_limit=(
             firm_time_limit(exact.solves, exact.seconds - exact.game_seconds, req.jobs,
                             len({result.series[c].plan.take for c in result.contenders}),

@@ -348,12 +348,11 @@ def _with_birds(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
 def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
                     talon_mode: bool = False, birds: frozenset[str] = frozenset()
                     ) -> Recommendation:
-    """:func:`recommend` among ``rows`` (and passing, unless in talon mode); the nets of
-    the contracts in ``birds`` with their silent birds.  ``announce_gate`` records the
+    """:func:`recommend` among ``rows`` (and passing, unless in talon mode); ``birds``:
+    the contracts whose rows' nets count the silent birds (:func:`~.rows.option_rows`),
+    so that their paired differences count them too.  ``announce_gate`` records the
     SEs an announcement's gain needed here and the number of tests behind it."""
     worlds = max((s.worlds for s in series.values()), default=0)
-    rows = [replace(r, net=r.net_birds) if r.contract in birds and r.net_birds is not None
-            else r for r in rows]
     if talon_mode:
         rows = [r for r in rows if not series[r.contract].plan.policies[r.policy].before]
     tests = announce_tests(rows)

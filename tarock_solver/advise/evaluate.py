@@ -18,15 +18,8 @@ import numpy as np
 
 from ..cards import KINGS_MASK, TRULL_MASK, thirds_of
 from ..errors import RulesError
+from ..scoring import hand_class
 from .announcements import AnnSet, eligible_after
-
-
-def declarer_class(hand: int) -> tuple[int, int]:
-    """What the scoring sees of a declarer's hand (dealt or after the exchange) when no
-    bird is scored: how many Trull cards and Kings it holds (Trull and Köpfe are three
-    and two Trull cards, the Kings bonus four Kings, a "no Trull" or "no Kings" is
-    broken by any one; RULES.md 5.5, 6.2)."""
-    return (hand & TRULL_MASK).bit_count(), (hand & KINGS_MASK).bit_count()
 
 
 def holding_class(hand: int) -> tuple[int, bool]:
@@ -90,7 +83,7 @@ class Scorer:
     defenders)`` returns ``(net_declarer, made)``; :func:`calculator_score_fn`
     builds it from the project's scoring calculator.  Results are cached on the
     quantities the score depends on when no bird is scored: the thirds, Valat, the
-    declarer's :func:`declarer_class` as dealt and after the exchange, and each
+    declarer's :func:`~tarock_solver.scoring.hand_class` as dealt and after the exchange, and each
     defender's :func:`holding_class`.
     """
 
@@ -227,7 +220,7 @@ class Scorer:
     def _holdings(self, task: PlayTask) -> tuple:
         """What the score depends on besides the points (the cache key's rest)."""
         d = self.declarer
-        return (declarer_class(task.dealt), declarer_class(task.hands[d]),
+        return (hand_class(task.dealt), hand_class(task.hands[d]),
                 holding_class(task.hands[(d + 1) % 3]), holding_class(task.hands[(d + 2) % 3]))
 
     def _scored(self, task: PlayTask, holdings: tuple, thirds: int, valat: bool,

@@ -74,8 +74,6 @@ class EngineResult:
     stopped: dict[str, int] = field(default_factory=dict)
     #: The run stopped early because its answer was firm (see ``firm`` of run_engine).
     stopped_firm: bool = False
-    #: What the answer still waited for when the run ended (None: firm, or not checked).
-    waiting_for: str | None = None
 
 
 class Engine:
@@ -176,7 +174,8 @@ class Engine:
             ser.options_valued.append(valued)
             rows.append(task.hands)
         est = evaluate_positions(np.array(rows, dtype=np.uint64), p.seat)
-        birds = self._bird_values(active, est) if self.s.birds else None
+        # the birds' evaluator only where a net counts them (no use without game points)
+        birds = self._bird_values(active, est) if self.game_points else None
         for k, (ser, e) in enumerate(zip(active, est, strict=True)):
             ser.estimates.append(float(e))
             if birds is not None:
@@ -366,7 +365,6 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
         phase1_end = start + settings.evaluator_share * min(deadline - start, PHASE1_HORIZON)
     check_firm = firm if deadline is not None and limit.stop_when_firm else None
     next_check = 0.0
-    waiting: str | None = None
     stopped_firm = False
     n = 0
     outstanding: list[tuple[Any, list[str], int, bool]] = []  # (handle, contracts, world, game)
@@ -422,9 +420,9 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                     harvest(block=True)  # the solves stop at the deadline by themselves
                     break
                 if check_firm is not None and time.time() >= next_check:
-                    waiting = check_firm(eng.series)
+                    firm_now = check_firm(eng.series) is None
                     next_check = time.time() + FIRM_EVERY
-                    if waiting is None:
+                    if firm_now:
                         stopped_firm = True
                         while outstanding:  # the running solves give up within ms
                             exact.abort()
@@ -450,10 +448,6 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
     result.contenders = [s.contract for s in eng.contenders()] if n >= 2 else []
     result.stopped = dict(eng.stopped)
     result.stopped_firm = stopped_firm
-    if check_firm is not None and not stopped_firm and n >= 2 and not interrupted:
-        waiting = check_firm(eng.series)  # as the run ended
-        result.stopped_firm = waiting is None and not deadline_hit
-    result.waiting_for = waiting
     if eng.fixed:
         result.talon_decision = {c: {"group": ex.group_label, "discard": ex.discard_ids,
                                      **info} for c, (ex, _a, info) in eng.fixed.items()}

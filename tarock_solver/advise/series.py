@@ -66,7 +66,7 @@ class ContractSeries:
     games_cut: bool = False
     #: Per world, the game-point evaluator's value of the silent birds of plain play
     #: (:func:`~tarock_solver.estimate.gamepoints.game_point_parts`): the control
-    #: variate of :meth:`birds`.
+    #: variate of :meth:`birds`; filled when the run counts the birds.
     bird_estimates: list[float] = field(default_factory=list)
     #: The nets count the silent birds (the run makes game-point solves): every net of
     #: the table and the recommendation is ``net_birds`` (:meth:`terms`).
@@ -257,11 +257,8 @@ class ContractSeries:
         if what == "net_birds":
             b = self.birds()
             at = np.arange(len(b))
-            terms = self.terms(policy, "net", weight, worlds)
-            if len(self.bird_estimates) < self.worlds:  # no bird model: the birds alone
-                return terms + [_term(b, at, worlds, weight, correction=True)]
             bh = np.asarray(self.bird_estimates, dtype=np.float64)
-            return terms + [_term(bh, np.arange(len(bh)), worlds, weight),
+            return self.terms(policy, "net", weight, worlds) + [_term(bh, np.arange(len(bh)), worlds, weight),
                             _term(b - bh[:len(b)], at, worlds, weight, correction=True)]
         # nets and results against the smoothed control variate, card points against
         # the rounded estimate (linear in it: smoothing would change nothing)

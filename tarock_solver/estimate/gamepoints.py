@@ -27,9 +27,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import KINGS_MASK, TRULL_MASK, thirds_of
+from ..cards import thirds_of
 from ..errors import RulesError
 from ..rules import BIRD_KEYS, Rules, load_rules
+from ..scoring import hand_class
 from ..solver import Payoff, make_payoff, solve_game_points
 from .birds import BirdModel, bird_win_probabilities
 from .model import check_positions, load_evaluator, popcounts
@@ -99,10 +100,8 @@ class GamePointParts:
 
 
 def _hand_class(mask: int | None) -> tuple[int, int] | None:
-    # what the scorer reads of a hand: its Trull cards and Kings (hand bonuses, "No …")
-    if mask is None:
-        return None
-    return (int(mask) & TRULL_MASK).bit_count(), (int(mask) & KINGS_MASK).bit_count()
+    """:func:`~tarock_solver.scoring.hand_class`, None for a hand not given."""
+    return None if mask is None else hand_class(int(mask))
 
 
 class _Tables:
@@ -130,24 +129,21 @@ class _Tables:
             out[f - lo] = v
         return out
 
-    def bird_deltas(self, key: tuple, bird_key: tuple, build: Callable[[], Payoff],
-                    f: int) -> np.ndarray:
-        """What each bird's success adds to the net at total ``f`` (Valat: scored for
-        this payoff; otherwise the bird situation's, the same for every total)."""
-        payoff = None
-        if f == -1 or not self._valat_at(key, build, f):
-            hit = self.deltas.get(bird_key)
-            if hit is None:
-                payoff = self._payoff(key, build)[0]
-                hit = _deltas(payoff, 0)
-                self.deltas[bird_key] = hit
-            return hit
-        payoff = self._payoff(key, build)[0]
-        return _deltas(payoff, f)
+    def bird_deltas(self, key: tuple, situation: tuple, build: Callable[[], Payoff]
+                    ) -> np.ndarray:
+        """What each bird's success adds to the net below Valat: the bird situation's, the
+        same for every total and every payoff of the situation."""
+        hit = self.deltas.get(situation)
+        if hit is None:
+            hit = _deltas(self._payoff(key, build)[0], 0)
+            self.deltas[situation] = hit
+        return hit
 
-    def _valat_at(self, key: tuple, build: Callable[[], Payoff], f: int) -> bool:
+    def valat_deltas(self, key: tuple, build: Callable[[], Payoff]) -> np.ndarray:
+        """What each bird's success adds when the declarer takes every point (Valat),
+        scored for this payoff."""
         payoff = self._payoff(key, build)[0]
-        return payoff.valat_open and f == payoff.remaining
+        return _deltas(payoff, payoff.remaining)
 
     def _payoff(self, key: tuple, build: Callable[[], Payoff]
                 ) -> tuple[Payoff, dict[int, float]]:
@@ -268,11 +264,10 @@ def game_point_parts(hands: object, leaders: object, declarers: object,
                                dealt=dealt_i)  # type: ignore[arg-type]
 
         lo, hi, w = smoothing_weights(float(est[i]), card_point_sd(int(cards[i])), remaining)
-        delta = tables.bird_deltas(key, situation, build, -1)
+        delta = tables.bird_deltas(key, situation, build)
         if vo and hi == remaining and w[-1] > 0.0:
             # the weight of taking every point is Valat's, scored on its own
-            top = tables.bird_deltas(key, situation, build, remaining)
-            delta = (1.0 - w[-1]) * delta + w[-1] * top
+            delta = (1.0 - w[-1]) * delta + w[-1] * tables.valat_deltas(key, build)
         birds[i] = float(p_won[i] @ delta)
         if card_net:
             game[i] = float(w @ tables.game_rows(key, build, lo, hi))

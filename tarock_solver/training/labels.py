@@ -175,7 +175,6 @@ def _solve_chunk_gp(seed: int, kind: str, first: int, rows: int, tt_bits: int | 
     (no budget), each with a fresh table (so values and nodes depend on the position
     alone)."""
     from ..cards import thirds_of
-    from ..deal import random_deal
     from ..rules import load_rules
     from ..solver import solve_game_points
 
@@ -187,7 +186,7 @@ def _solve_chunk_gp(seed: int, kind: str, first: int, rows: int, tt_bits: int | 
     for r in range(rows):
         pos = P.sample_position(seed, kind, first + r)
         # the deal is the stream's first draw (the defenders' hand bonuses count as dealt)
-        dealt = random_deal(P.stream_rng(seed, kind, pos.index)).hands
+        dealt = P.dealt_hands(seed, kind, pos.index)
         d = pos.declarer
         bits = auto_tt_bits(pos.cards_per_hand) if tt_bits == "auto" else int(tt_bits)
         t0 = time.perf_counter()

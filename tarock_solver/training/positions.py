@@ -28,6 +28,7 @@ __all__ = [
     "SHORTLIST_SHARE",
     "SHORT_CARDS",
     "SampledPosition",
+    "dealt_hands",
     "sample_position",
     "sample_positions",
     "stream_rng",
@@ -87,6 +88,12 @@ def stream_rng(seed: int, kind: str, index: int) -> np.random.Generator:
     draw is the position's deal (:func:`~tarock_solver.deal.random_deal`)."""
     return np.random.default_rng(np.random.SeedSequence(int(seed),
                                                         spawn_key=(KINDS[kind], int(index))))
+
+
+def dealt_hands(seed: int, kind: str, index: int) -> tuple[int, int, int]:
+    """The three hands of position ``index``'s deal as dealt (the stream's first draw,
+    before any exchange or play): the holdings the hand bonuses are scored on."""
+    return random_deal(stream_rng(seed, kind, index)).hands
 
 
 def _exchange(rng: np.random.Generator, hands: tuple[int, ...], talon: tuple[int, ...],
