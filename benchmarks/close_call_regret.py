@@ -67,6 +67,9 @@ def run_hand(rec: dict, seed: int, time_limit: float, factor: float, jobs: int) 
         "reference": {"contract": best_long.contract, "option": best_long.option,
                       "best_net": truth},
         "regret": truth - _value(table, *with_rule),
+        # against the reference's own recommendation (no winner's curse of the max)
+        "regret_vs_reference_choice": _value(table, best_long.contract, best_long.option)
+        - _value(table, *with_rule),
         "regret_without_rule": truth - _value(table, *without),
     }
 
@@ -99,6 +102,8 @@ def main() -> int:
         "mean_regret_without_rule": sum(r["regret_without_rule"] for r in ok) / len(ok)
         if ok else None,
         "worst_regret_without_rule": max((r["regret_without_rule"] for r in ok), default=None),
+        "mean_regret_vs_reference_choice": sum(r["regret_vs_reference_choice"] for r in ok)
+        / len(ok) if ok else None,
         "settled_runs": sum(r["default"]["settled"] for r in rows),
         "same_as_reference": sum((r["default"]["contract"], r["default"]["option"])
                                  == (r["reference"]["contract"], r["reference"]["option"])

@@ -42,6 +42,12 @@ mean of those nets, and the estimate is the adviser's three-term one (evaluator
 on all N, exact card points on n, game-point − card-point nets on m ≤ n worlds)
 for (n, m) ∈ {(16, 8), (16, 16), (32, 16)}, without and (``cv_…``) with the
 game-point evaluator's value of the birds on all N worlds as their control variate.
+
+``--bird-options`` (with ``--birds``) also solves every world of each bird announcement
+option of the contract (the bird the hand holds, announced at a level): the reference is
+the plain mean of its exact gain over plain play (both game-point nets), the estimate the
+adviser's (the game-point evaluator's gain on all N worlds, exact − evaluator on n, the
+residuals' variance floored by the bird model's), for n ∈ {8, 16}.
 """
 
 from __future__ import annotations
@@ -106,6 +112,8 @@ def check(hand_id: str, contract: str, args: argparse.Namespace) -> dict:
         out[what] = res
     if args.birds:
         out["net_birds"] = _birds(eng, ser, rng, args)
+        if args.bird_options:
+            out["bird_options"] = _bird_options(eng, ser, rng, args)
     if args.gains:
         out["gains"] = _gains(ser, rng, args)
     return out
@@ -199,6 +207,7 @@ def _birds(eng: Engine, ser, rng: np.random.Generator, args: argparse.Namespace)
         value, _nodes, _s = solve_game_one(eng.view.rules, GameRequest.of(task), None)
         games.append(float(value))
     gp = np.array(games)
+    ser.games = list(games)  # the bird options' gains are over these
     g = ser.values(0, "net", exact=False)
     x, _plain = _cell_and_exact(ser, 0, "net")
     ref = float(gp.mean())
@@ -226,6 +235,30 @@ def _birds(eng: Engine, ser, rng: np.random.Generator, args: argparse.Namespace)
     return res
 
 
+def _bird_options(eng: Engine, ser, rng: np.random.Generator, args: argparse.Namespace
+                  ) -> dict:
+    """Each bird option's gain over plain play: the adviser's estimate against the plain
+    mean of the exact gains (every world solved with the bird announced)."""
+    from tarock_solver.advise.exact import GameRequest, solve_game_one
+
+    out = {}
+    gp = np.asarray(ser.games, dtype=np.float64)
+    for q in ser.plan.bird_options:
+        pol = ser.plan.policies[q]
+        t0 = time.perf_counter()
+        x = np.array([float(solve_game_one(eng.view.rules, GameRequest.of(t, (pol.bird,)),
+                                           None)[0]) for t in ser.tasks]) - gp
+        g = np.array([v[q] for v in ser.bird_gains])
+        floor = np.array([v[q] for v in ser.bird_floors])
+        ref = float(x.mean())
+        res = {"exact_mean": ref, "sd": float(x.std(ddof=1)), "evaluator_mean": float(g.mean()),
+               "residual_sd": float((x - g).std(ddof=1)),
+               "bird_won_model": ser.bird_won(q), "seconds": time.perf_counter() - t0}
+        res.update(_cv_agreement(g, x, ref, rng, args.subsets, floor=floor))
+        out[pol.name] = res
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("cases", nargs="+", help="HAND_ID:CONTRACT, e.g. demo:two")
@@ -234,6 +267,8 @@ def main() -> None:
     ap.add_argument("--subsets", type=int, default=400)
     ap.add_argument("--birds", action="store_true",
                     help="also check the nets with silent birds (game-point solves)")
+    ap.add_argument("--bird-options", action="store_true",
+                    help="with --birds: also check every bird announcement's gain")
     ap.add_argument("--gains", action="store_true",
                     help="also check every announcement option's gain over plain play")
     ap.add_argument("--cell-width", type=int, default=AdviceSettings().cell_width,
@@ -263,6 +298,14 @@ def main() -> None:
                   + "  ".join(f"{k}: {v['estimate']:7.2f} ± {v['se']:.2f} (z {v['z']:+.2f}; "
                               f"subsets within 1/2 SE {v['within_1se']:.0%}/{v['within_2se']:.0%})"
                               for k, v in m.items() if k.startswith(("n", "cv_"))), flush=True)
+        for name, m in r.get("bird_options", {}).items():
+            print(f"{hand_id:>9} {contract:5} {name}: exact gain {m['exact_mean']:8.2f} (SD "
+                  f"{m['sd']:.1f}; evaluator {m['evaluator_mean']:8.2f}, resid SD "
+                  f"{m['residual_sd']:.1f})  " + "  ".join(
+                      f"n{n}: {m[f'n{n}']['estimate']:8.2f} ± {m[f'n{n}']['se']:.2f} (z "
+                      f"{m[f'n{n}']['z']:+.2f}; subsets within 1/2 SE "
+                      f"{m[f'n{n}']['within_1se']:.0%}/{m[f'n{n}']['within_2se']:.0%})"
+                      for n in NS), flush=True)
         for name, m in r.get("gains", {}).items():
             print(f"{hand_id:>9} {contract:5} gain {name}: exact mean {m['exact_mean']:8.2f} "
                   f"(SD {m['sd']:.1f}, resid SD {m['residual_sd']:.1f}, rounded "

@@ -378,7 +378,7 @@ def test_passing_takes_a_contenders_place() -> None:
     eng.evaluator_best = lambda s: base[s.contract]  # type: ignore[method-assign]
     for _ in range(3):
         _request, served, _world = eng.next_request()
-        assert set(served) == {"three", "lower"}
+        assert set(served) == {("three", None), ("lower", None)}
     # talon mode: no passing
     talon = tuple(parse_talon("T3,T4,HJ,H1,DJ,C7"))
     eng = engine_for(request(seat=0, samples=8, contracts=("three", "two", "one"), talon=talon,
@@ -683,8 +683,12 @@ def test_game_point_worlds_follow_the_schedule():
     games_while_running = 0
     while (nxt := eng.next_request()) is not None:
         request_, served, world = nxt
-        for c in served:
+        for c, policy in served:
             ser = eng.series[c]
+            if policy:  # a bird option follows plain play's game-point worlds
+                assert request_.announcements == (ser.plan.policies[policy].bird,)
+                assert world == ser.option_planned[policy] - 1 < ser.games_planned
+                continue
             if isinstance(request_, GameRequest):
                 assert world == ser.games_planned - 1 and world < ser.planned
                 if ser.planned < 12:
@@ -764,7 +768,7 @@ def test_announcement_gains_with_every_world_exact_are_the_exact_mean_gains() ->
     x0 = ser.values(0, "net", exact=True)
     checked = 0
     for p, pol in enumerate(ser.plan.policies):
-        if p == 0:
+        if p == 0 or pol.bird:  # a bird option's exact worlds are game-point solves
             continue
         r = row(adv, "two", pol.name)
         assert r["exact_worlds"] == 16
@@ -846,6 +850,8 @@ def test_an_announcement_gain_keeps_the_variance_its_smoothed_variate_implies() 
     ser._values.clear()
     floored = 0
     for p in range(1, len(ser.plan.policies)):
+        if ser.plan.policies[p].bird:
+            continue  # a bird option's gain: game-point worlds (its own test)
         terms = ser.gain_terms(p)
         four = ser.terms(p, "net") + ser.terms(0, "net", -1.0)
         a, b = combine(terms, min_prefix=MIN_EXACT), combine(four, min_prefix=MIN_EXACT)
@@ -985,3 +991,161 @@ def test_the_scorers_cache_key_holds_everything_the_score_depends_on(contract, p
             checked += 1
     assert checked > 200
     assert len(shared._cache) < checked  # the cache was hit
+
+
+def _fake_bird_net(request) -> float:
+    """A stand-in exact game-point net whose announced bird changes it by an amount that
+    varies from world to world (so the gain's mean and spread are both tested)."""
+    from advise_fakes import fake_game_net
+
+    base = fake_game_net(request)
+    if not request.announcements:
+        return base
+    (bird, level), = request.announcements
+    spread = (request.hands[(request.declarer + 1) % 3] & 0xFFFF).bit_count()
+    return base + (3.0 if level == "after" else -5.0) * spread - (bird == "uhu") * 11.0
+
+
+def test_a_bird_option_row_exists_for_every_bird_the_hand_holds() -> None:
+    """Every bird the hand holds gets a row per level the contract allows (Solo: after the
+    talon only); a bird it does not hold gets none; the row is always announced."""
+    from tarock_solver.cards import BIRD_BITS
+
+    for text, held in (("21,20,16,15,7,5,2,1.K.KQ.K97.Q9", {"pagat", "uhu"}),
+                       ("21,20,16,15,7,5,3,1.K.KQ.K97.Q9", {"pagat", "kakadu"}),
+                       ("21,20,16,15,7,5,4,6.K.KQ.K97.Q9", set())):
+        hand = parse_hand(text)
+        assert {b for b, bit in BIRD_BITS.items() if hand & bit} == held
+        adv = advise(request(hand=hand, samples=4, contracts=("three", "solo")))
+        for contract in ("three", "solo"):
+            got = set(adv.table[(adv.table["contract"] == contract)
+                                & (adv.table["kind"] == "bird")]["option"])
+            levels = ("after",) if contract == "solo" else ("after", "before")
+            assert got == {f"{b}@{lv}" for b in held for lv in levels}, (text, contract)
+        birds = adv.table[adv.table["kind"] == "bird"]
+        assert (birds["announce_rate"] == 1.0).all()
+        assert ((birds["win_prob"] >= 0) & (birds["win_prob"] <= 1)).all()
+        assert set(birds["option"]) <= set(adv.announcements["option"])
+
+
+def test_a_bird_option_with_every_world_exact_is_the_exact_mean_gain() -> None:
+    """With every world solved for plain play and for the announced bird, a bird option's
+    gain is the plain mean of the exact gains, its net plain play's net plus that gain,
+    and its SE the SE of the exact gains (the residuals' floor aside)."""
+    from tarock_solver.advise.cv import combine
+
+    s = BIRDS_EVERYWHERE
+    req = request(contracts=("two",), samples=16, settings=s, solve_game=_fake_bird_net)
+    adv = advise(req)
+    eng = Engine(make_problem(req, req.rule_profile()), s, game_points=True)
+    for j in range(16):
+        eng.evaluate_world(j)
+    ser = eng.series["two"]
+    opts = ser.plan.bird_options
+    assert len(opts) == 4
+    plain = row(adv, "two")
+    for q in opts:
+        pol = ser.plan.policies[q]
+        exact = []
+        for t in ser.tasks:
+            from tarock_solver.advise.exact import GameRequest
+            exact.append(_fake_bird_net(GameRequest.of(t, (pol.bird,)))
+                         - _fake_bird_net(GameRequest.of(t)))
+        r = row(adv, "two", pol.name)
+        assert r["kind"] == "bird" and r["bird_worlds"] == 16
+        assert r["gain"] == pytest.approx(float(np.mean(exact)), abs=1e-9)
+        assert r["mean_net"] == pytest.approx(plain["mean_net"] + r["gain"], abs=1e-9)
+        assert r["gain_se"] >= float(np.std(exact, ddof=1)) / 4 - 1e-9
+    # the option's terms and plain play's paired: the difference is the gain exactly
+    q = opts[0]
+    diff = combine(ser.terms(q, "net") + ser.terms(0, "net", -1.0))
+    assert diff.mean == pytest.approx(combine(ser.gain_terms(q)).mean, abs=1e-9)
+
+
+def test_bird_options_wait_for_plain_play_of_the_best_contract() -> None:
+    """A bird option's game-point solves follow plain play's, once it has MIN_BIRD_WORLDS
+    of them, for the best contract only, every option of it up to plain play's worlds."""
+    from tarock_solver.advise.cv import MIN_BIRD_WORLDS
+    from tarock_solver.advise.exact import GameRequest
+
+    s = replace(BIRDS_EVERYWHERE, max_exact=12)
+    req = request(contracts=("two", "one"), settings=s)
+    eng = Engine(make_problem(req, req.rule_profile()), s, game_points=True)
+    for j in range(16):
+        eng.evaluate_world(j)
+    seen: dict = {}
+    while (nxt := eng.next_request()) is not None:
+        request_, served, world = nxt
+        (c, policy), = served if isinstance(request_, GameRequest) else [(None, None)]
+        if policy:
+            seen[(c, policy)] = seen.get((c, policy), 0) + 1
+            ser = eng.series[c]
+            assert ser.games_planned >= MIN_BIRD_WORLDS or ser.games_planned == 12
+            assert world < ser.games_planned
+            best = max((x for x in eng.series.values() if x.games_planned),
+                       key=eng.evaluator_best)
+            assert c == best.contract
+    (contract,) = {c for c, _ in seen}
+    ser = eng.series[contract]
+    assert set(seen) == {(contract, q) for q in ser.plan.bird_options}
+    assert set(seen.values()) == {ser.games_planned}
+
+
+def test_no_kings_before_the_talon_is_never_broken_by_the_chosen_exchange() -> None:
+    """A before-talon No Kings has a plan of its own whose exchange takes no King wherever
+    a talon group without one exists (the free exchange often takes one: a King is worth
+    five card points); its rows are the contract's, its gain over the contract's plain
+    play paired by world."""
+    from tarock_solver.cards import KINGS_MASK
+    from tarock_solver.talon import exchanges
+
+    hand = parse_hand("21,20,16,15,7,5,3,1.Q1.Q2.J9.Q9")
+    assert not hand & KINGS_MASK
+    req = request(hand=hand, samples=40, contracts=("three", "two"))
+    eng = engine_for(req, 40)
+    assert {"three/no_kings", "two/no_kings"} <= set(eng.series)
+    free_broke = kept = 0
+    for key in ("three/no_kings", "two/no_kings"):
+        ser, base = eng.series[key], eng.series[key.split("/")[0]]
+        assert ser.base is base and all("no_kings" in p.before or p.kind == "base"
+                                        for p in ser.plan.policies)
+        assert not any("no_kings" in p.before for p in base.plan.policies)
+        for j, ex in enumerate(ser.exchanges):
+            talon = eng._world(j).talon
+            groups = {e.group for e in exchanges(hand, list(talon), ser.contract,
+                                                 eng.view.discard_mode)}
+            kingless = any(not sum(1 << talon[i] for i in g) & KINGS_MASK for g in groups)
+            if kingless:
+                assert not ex.hand_after & KINGS_MASK, (key, j)
+                kept += 1
+            free_broke += bool(base.exchanges[j].hand_after & KINGS_MASK) and kingless
+    assert kept > 20 and free_broke > 0  # the test would fail on the shared exchange
+    adv = advise(req)
+    r = row(adv, "three", "no_kings@before")
+    assert r["kind"] == "single" and r["win_prob"] > 0
+    assert not ((adv.table["contract"] == "three") & (adv.table["option"] == "plain")
+                & (adv.table["kind"] != "plain")).any()  # the plan's own plain play: no row
+
+
+def test_a_first_run_ends_when_its_worlds_are_done_while_the_solver_compiles() -> None:
+    """First run after install: no solve can start before the compile ends (minutes), so
+    once every world is evaluated the run ends with the evaluator's answer instead of
+    waiting out its time limit."""
+    import time
+
+    from tarock_solver.advise import AdviceLimit
+    from tarock_solver.advise.exact import ExactSolver
+    from tarock_solver.advise.schedule import run_engine
+
+    class Compiling(ExactSolver):
+        def start(self) -> None:  # the compile never ends within the test
+            self.compiled_first = True
+
+    req = request(contracts=("three", "two"))
+    problem = make_problem(req, req.rule_profile())
+    solver = Compiling(2, None, rules=req.rule_profile())
+    t0 = time.time()
+    res = run_engine(problem, req.settings, solver, AdviceLimit(30.0, 40))
+    assert time.time() - t0 < 20 and res.worlds == 40 and not res.deadline_hit
+    assert all(not s.exact for s in res.series.values())
+    solver.close()

@@ -101,7 +101,7 @@ def test_text_output_has_one_table_one_line_and_a_legend(capsys) -> None:
     assert "Recommendation (tentative): bid Solo" in out
     assert "is one standard error" in out
     assert "Solver statistics" in out
-    assert "Bird announcements (Pagat, Uhu, Kakadu) are not judged" in out
+    assert "Bird announcements (each bird the hand holds" in out
 
 
 def test_forehand_is_never_advised_lower(capsys) -> None:

@@ -170,6 +170,8 @@ def _header(inp, rules_name: str, meta: RunMeta, ascii_only: bool,
         head += " (interrupted: the answer so far)"
     elif meta.stopped_firm:
         head += " (stopped: the answer is firm)"
+    elif meta.kernels_compiled_this_run and not meta.exact_solves:
+        head += " (first run: the exact solver is still being compiled)"
     elif meta.waiting_for:
         head += " (the time limit came first: the answer is not firm"
         head += ")" if meta.waiting_for in shown else f"; still waiting for {meta.waiting_for})"

@@ -150,7 +150,11 @@ def advise(req: AdviceRequest) -> Advice:
             "birds of plain play on every world, corrected by exact game-point solves of "
             f"the contenders' worlds (from their {AdviceSettings.birds_from}th exact world "
             f"on; {MIN_BIRD_WORLDS} of them give the net its SE). Bird announcements "
-            "(Pagat, Uhu, Kakadu) are not judged yet.",
+            "(each bird the hand holds, at every level the contract allows) are judged the "
+            "same way: the game-point evaluator's gain over plain play on every world, "
+            "exact game-point solves with the bird announced as its correction (the best "
+            "contract's, once plain play has its game-point worlds); P(won) is the bird "
+            "model's.",
             "Contras are not modelled (the declarer does not choose them).",
             PASS_NOTE,
         ],

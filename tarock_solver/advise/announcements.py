@@ -6,6 +6,10 @@ or ``'after'`` the talon; the items judged (point targets, ``no_trull``,
 and hand, so one card-point solve per world scores every set.  A *policy* is a
 rule for announcing: fixed before-talon items plus the after-talon items the
 declarer may add per talon (in Solo, every announcement is unconditional).
+A *bird option* (Pagat, Uhu or Kakadu at one level) is a policy of its own: plain
+play of the card-point items with the bird announced, valued by the game-point
+evaluator and game-point solves (the bird changes the play, so one card-point
+solve cannot score it).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
-from ..cards import KINGS_MASK, TRULL_MASK
+from ..cards import BIRD_BITS, KINGS_MASK, TRULL_MASK
 
 #: Items decided by card points, tricks and the hand, in the order options are written.
 CARD_POINT_ITEMS: tuple[str, ...] = ("absolut", "kramerpoi", "no_kings", "no_trull", "valat")
@@ -95,6 +99,8 @@ class Policy:
     after_allowed: frozenset[str]
     kind: str
     unconditional: bool = False
+    #: A bird option's ``(bird, level)`` (``kind`` ``'bird'``); None for the others.
+    bird: tuple[str, str] | None = None
 
     def allows(self, annset: AnnSet) -> bool:
         if before_part(annset) != self.before:
@@ -140,3 +146,29 @@ def build_policies(annsets: list[AnnSet], talon_contract: bool) -> list[Policy]:
                 policies.append(Policy(_policy_name(frozenset(), after), frozenset(),
                                        after, "combo", True))
     return policies
+
+
+def bird_policies(levels: dict[str, tuple[str, ...]], dealt_hand: int,
+                  talon_contract: bool) -> list[Policy]:
+    """A bird option per bird the dealt hand holds and level the contract allows
+    (``levels[bird]``), in the order Pagat, Uhu, Kakadu, after before before.
+
+    A bird from the talon is not offered: the bidder asks about the birds he holds.
+    Its card-point items are plain play's (the policy allows the plain set only)."""
+    out = []
+    for bird in BIRD_ITEMS:
+        if not dealt_hand & BIRD_BITS[bird]:
+            continue
+        for level in sorted(levels.get(bird, ())):
+            out.append(Policy(f"{bird}@{level}", frozenset(), frozenset(), "bird",
+                              not talon_contract, (bird, level)))
+    return out
+
+
+def before_no_cards(policy: Policy) -> int:
+    """The cards a policy's before-talon "no ..." items say the declarer will not hold
+    (0: none): its exchange must not take them where a group without them exists."""
+    mask = 0
+    for name in policy.before:
+        mask |= NO_CARDS_MASK.get(name, 0)
+    return mask

@@ -17,6 +17,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from .announcements import Policy
 from .cv import (
     MIN_BIRD_WORLDS,
     MIN_EXACT,
@@ -114,9 +115,9 @@ def _pair_terms(series: dict[str, ContractSeries], a: OptionRow | None, b: Optio
     """The control-variate terms of E[a] − E[b] (None: passing, 0)."""
     terms = []
     if a is not None:
-        terms += series[a.contract].terms(a.policy, _net(a.contract, birds), worlds=worlds)
+        terms += series[a.key].terms(a.policy, _net(a.contract, birds), worlds=worlds)
     if b is not None:
-        terms += series[b.contract].terms(b.policy, _net(b.contract, birds), -1.0,
+        terms += series[b.key].terms(b.policy, _net(b.contract, birds), -1.0,
                                           worlds=worlds)
     return terms
 
@@ -250,7 +251,7 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
     half = MIN_EXACT // 2
     cands = []
     for r in rows:
-        ser = series[r.contract]
+        ser = series[r.key]
         e = combine(ser.terms(r.policy, _net(r.contract, birds), worlds=mask),
                     min_prefix=half)
         if not math.isfinite(e.mean):
@@ -294,7 +295,7 @@ def _held_out(series: dict[str, ContractSeries], rows: Sequence[OptionRow], worl
                                             int(other.sum()), int(other.sum())))
             else:
                 key = _net(pick.contract, birds) if what == "net" else what
-                parts[what].append(combine(series[pick.contract].terms(pick.policy, key,
+                parts[what].append(combine(series[pick.key].terms(pick.policy, key,
                                                                        worlds=other),
                                            min_prefix=MIN_EXACT // 2))
     out: dict = {"choices": tuple(None if p is None else Choice(p.contract, p.option)
@@ -334,11 +335,16 @@ def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
     return rec
 
 
+def _before(policy: Policy) -> bool:
+    """Does the policy announce anything before the talon (a bird option's level too)?"""
+    return bool(policy.before) or (policy.bird is not None and policy.bird[1] == "before")
+
+
 def _with_birds(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
                 talon_mode: bool = False) -> Recommendation:
     """:func:`_recommend_pool` on the nets the rows carry: with the silent birds for every
     contract whose series counts them (``birds_counted``), else without."""
-    counted = frozenset(r.contract for r in rows if series[r.contract].count_birds)
+    counted = frozenset(r.contract for r in rows if series[r.key].count_birds)
     rec = _recommend_pool(series, rows, talon_mode=talon_mode, birds=counted)
     if not counted:
         return rec
@@ -353,8 +359,8 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
     so that their paired differences count them too.  ``announce_gate`` records the
     SEs an announcement's gain needed here and the number of tests behind it."""
     worlds = max((s.worlds for s in series.values()), default=0)
-    if talon_mode:
-        rows = [r for r in rows if not series[r.contract].plan.policies[r.policy].before]
+    if talon_mode:  # before-talon items are past decisions
+        rows = [r for r in rows if not _before(series[r.key].plan.policies[r.policy])]
     tests = announce_tests(rows)
     gate = announce_gate_se(tests)
     allowed = eligible(rows, gate)

@@ -36,7 +36,7 @@ Request = tuple  # (hands, declarer, guess[, width, offset, thresholds])
 
 
 class GameRequest(NamedTuple):
-    """One position's plain play for net game points (silent birds, Valat and hand bonuses
+    """One position's play for net game points (silent birds, Valat and hand bonuses
     as the score sheet counts them): the hands at trick 1, the declarer, the contract,
     his discard in thirds, and the three hands as dealt (the hand bonuses' holdings)."""
 
@@ -45,12 +45,16 @@ class GameRequest(NamedTuple):
     contract: str
     pile_thirds: int
     dealt: tuple[int, int, int]
+    #: Announced items ``(name, level)`` (a bird option); none for plain play.
+    announcements: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def of(cls, task: PlayTask) -> GameRequest:
-        """The request for plain play of a task (its contract, hands and discard)."""
+    def of(cls, task: PlayTask, announcements: tuple[tuple[str, str], ...] = ()
+           ) -> GameRequest:
+        """The request for a task's play (its contract, hands and discard), plain or with
+        ``announcements``."""
         return cls(task.hands, task.declarer, task.contract, task.pile_thirds,
-                   task.dealt_hands)
+                   task.dealt_hands, tuple(announcements))
 
 
 #: Table size of each solver thread (2**20 rows: 64 MiB, cleared before every solve).
@@ -175,6 +179,7 @@ def solve_game_one(rules: Any, request: GameRequest, deadline: float | None,
     hands, d = request.hands, request.declarer
     payoff = make_payoff(rules, request.contract, d, hands, leader=0, trick=(),
                          base_thirds=request.pile_thirds, valat_open=True,
+                         announcements=dict(request.announcements) or None,
                          declarer_hand=hands[d], dealt=request.dealt)
     search = GamePointSearch(payoff, rules=rules, tt_bits=TT_BITS)
     if on_search is not None:
@@ -226,6 +231,12 @@ class ExactSolver:
         if self.solve_game is not None:
             return True
         return self.solve_batch is None and self.rules is not None and self.games_ready
+
+    @property
+    def compiling(self) -> bool:
+        """Is the first run's compile of the kernels still going (no solve can start before
+        it ends, one to two minutes after install)?"""
+        return self.compiled_first and not self._ready.is_set()
 
     def start(self) -> None:
         """Start loading the kernels and the solver threads (the caller goes on working)."""

@@ -107,11 +107,16 @@ def _values(options: Sequence[Exchange], inner: np.ndarray, seat: int) -> np.nda
 
 
 def choose_exchange(hand: int, seat: int, talon: Sequence[int], contract: str, mode: str,
-                    inner: np.ndarray, *, screen: int = 8, keep: int = 8) -> ExchangeChoice:
-    """The exchange with the best evaluator mean over the inner worlds (see the module)."""
+                    inner: np.ndarray, *, screen: int = 8, keep: int = 8,
+                    forbid: int = 0) -> ExchangeChoice:
+    """The exchange with the best evaluator mean over the inner worlds (see the module);
+    ``forbid``: cards the exchange must not take (a before-talon No Kings or No Trull),
+    unless every talon group holds one (the announcement is then broken anyway)."""
     options = exchanges(hand, list(talon), contract, mode)
     if not options:
         raise DealError(f"no legal exchange for {contract} with this hand and talon.")
+    if forbid:
+        options = [ex for ex in options if not ex.hand_after & forbid] or options
     inner = np.ascontiguousarray(inner, dtype=np.uint64)
     if len(options) > keep and len(inner) > screen:
         first = _values(options, inner[:screen], seat).mean(axis=1)

@@ -17,7 +17,15 @@ from ..cards import TALON_SIZE
 from ..errors import RulesError
 from ..rules import Rules
 from ..talon import TALON_TAKE
-from .announcements import AnnSet, Policy, build_policies, enumerate_annsets
+from .announcements import (
+    NO_CARDS_MASK,
+    AnnSet,
+    Policy,
+    before_no_cards,
+    bird_policies,
+    build_policies,
+    enumerate_annsets,
+)
 from .rulesview import RulesView
 from .sampling import Knowledge
 from .settings import AdviceRequest
@@ -28,12 +36,31 @@ __all__ = ["ContractPlan", "Problem", "contracts_asked", "knowledge_of", "lower_
 
 @dataclass(frozen=True)
 class ContractPlan:
-    """Everything fixed about one contract before sampling."""
+    """Everything fixed about one contract before sampling.
+
+    A contract's policies that announce No Kings or No Trull before the talon have a
+    plan of their own (``forbid``: those cards), whose exchange never takes them where
+    a talon group without them exists; its first policy is plain play with that
+    exchange (``kind`` ``'base'``: the reference of its birds, never a row)."""
 
     contract: str
     take: int
     annsets: tuple[AnnSet, ...]
-    policies: tuple[Policy, ...]  # plain play first
+    policies: tuple[Policy, ...]  # plain play first, the bird options last
+    forbid: int = 0
+    #: The items of ``forbid`` (the key's suffix), e.g. ``no_kings``.
+    forbid_items: str = ""
+
+    @property
+    def key(self) -> str:
+        """The plan's name among the run's series: the contract, or e.g. ``three/no_kings``
+        for the plan whose exchange keeps a before-talon No Kings."""
+        return f"{self.contract}/{self.forbid_items}" if self.forbid else self.contract
+
+    @property
+    def bird_options(self) -> tuple[int, ...]:
+        """The indices of the bird options among :attr:`policies`."""
+        return tuple(i for i, p in enumerate(self.policies) if p.bird is not None)
 
 
 @dataclass(frozen=True)
@@ -52,13 +79,27 @@ class Problem:
 
 
 def make_plans(view: RulesView, contracts: Sequence[str], dealt: int) -> tuple[ContractPlan, ...]:
-    """Announcement sets and policies of every contract, in the order given."""
+    """Announcement sets and policies of every contract, in the order given; after each
+    talon contract, the plans of its policies that keep a before-talon "no ..." (one per
+    set of forbidden cards, see :class:`ContractPlan`)."""
     plans = []
     for c in contracts:
         take = TALON_TAKE[c]
         annsets = tuple(enumerate_annsets(view.item_levels(c), dealt))
-        policies = tuple(build_policies(list(annsets), take > 0))
-        plans.append(ContractPlan(c, take, annsets, policies))
+        policies = (build_policies(list(annsets), take > 0)
+                    + bird_policies(view.bird_levels(c), dealt, take > 0))
+        groups: dict[int, list[Policy]] = {}
+        if take:
+            for pol in policies:
+                if before_no_cards(pol):
+                    groups.setdefault(before_no_cards(pol), []).append(pol)
+        kept = [pol for pol in policies if not (take and before_no_cards(pol))]
+        plans.append(ContractPlan(c, take, annsets, tuple(kept)))
+        for mask, pols in sorted(groups.items()):
+            items = "+".join(sorted(n for n in pols[0].before if n in NO_CARDS_MASK
+                                    and NO_CARDS_MASK[n] & mask))
+            base = Policy("plain", frozenset(), frozenset(), "base")
+            plans.append(ContractPlan(c, take, annsets, (base, *pols), mask, items))
     return tuple(plans)
 
 

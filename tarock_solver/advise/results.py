@@ -230,7 +230,7 @@ class OptionRow:
     contract: str
     policy: int
     option: str
-    kind: str  # plain | single | best
+    kind: str  # plain | single | best | bird
     net: Estimate
     made: Estimate
     points: Estimate
@@ -243,6 +243,13 @@ class OptionRow:
     net_birds: Estimate | None = None
     bird_worlds: int = 0
     net_cards: Estimate | None = None
+    #: The series the row comes from (:attr:`~.problem.ContractPlan.key`; "": the contract).
+    series: str = ""
+
+    @property
+    def key(self) -> str:
+        """The name of the row's series in the run (the contract, or its "no ..." plan)."""
+        return self.series or self.contract
 
     @property
     def source(self) -> str:
@@ -264,8 +271,9 @@ class Advice:
 
     @property
     def announcements(self) -> pd.DataFrame:
-        """The announcement rows (single items and best combinations)."""
-        return self.table[self.table["kind"].isin(["single", "best"])].reset_index(drop=True)
+        """The announcement rows (single items, best combinations and bird options)."""
+        return self.table[self.table["kind"].isin(["single", "best", "bird"])
+                          ].reset_index(drop=True)
 
 
 def build_table(rows: Sequence[OptionRow], key: dict) -> pd.DataFrame:

@@ -56,14 +56,22 @@ def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
         behaviour = talon_behaviour(ser)
         bird_worlds = len(ser.birds())
         for p, pol in enumerate(ser.plan.policies):
+            if pol.kind == "base":
+                continue  # the reference of a "no ..." plan, not an option of its own
             kind = {"combo": "best"}.get(pol.kind, pol.kind)
             gain_ = gain(ser, p, MIN_EXACT) if p else None
             rate, cond = _announce_rate(ser, p)
             # a run that makes game-point solves counts the birds in every net
             birds = ser.estimate(p, "net_birds") if ser.count_birds else None
             cards = ser.estimate(p, "net")
+            made = ser.estimate(p, "made")
+            worlds = bird_worlds
+            if pol.bird is not None:
+                # P(won) of the bird (the bird model's: no SE), always announced
+                made = Estimate(ser.bird_won(p), math.nan, ser.worlds, 0)
+                rate, cond, worlds = 1.0, False, len(ser.option_exact(p))
             rows.append(OptionRow(ser.contract, p, pol.name, kind,
                                   birds if birds is not None else cards,
-                                  ser.estimate(p, "made"), ser.estimate(p, "points"), gain_,
-                                  rate, cond, behaviour, birds, bird_worlds, cards))
+                                  made, ser.estimate(p, "points"), gain_,
+                                  rate, cond, behaviour, birds, worlds, cards, ser.key))
     return rows

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import Rules
-from .announcements import CARD_POINT_ITEMS, AnnSet
+from .announcements import BIRD_ITEMS, CARD_POINT_ITEMS, AnnSet
 from .evaluate import ScoreFn
 
 
@@ -29,19 +29,25 @@ class RulesView:
     def redeal_no_tarock(self) -> bool:
         return bool(self.rules.redeal_no_tarock)
 
-    def item_levels(self, contract: str) -> dict[str, tuple[str, ...]]:
-        """Levels at which the declarer may announce each card-point item in ``contract``.
+    def item_levels(self, contract: str, items: tuple[str, ...] = CARD_POINT_ITEMS
+                    ) -> dict[str, tuple[str, ...]]:
+        """Levels at which the declarer may announce each of ``items`` (the card-point
+        items; :data:`~.announcements.BIRD_ITEMS` for the birds) in ``contract``.
 
         Solo has only the after-talon level (RULES.md 5.1, every profile).
         """
         out: dict[str, tuple[str, ...]] = {}
-        for item in CARD_POINT_ITEMS:
+        for item in items:
             levels = tuple(self.rules.announcement_levels(item))
             if contract == "solo":
                 levels = tuple(lv for lv in levels if lv == "after")
             if levels:
                 out[item] = levels
         return out
+
+    def bird_levels(self, contract: str) -> dict[str, tuple[str, ...]]:
+        """Levels at which the declarer may announce each bird in ``contract``."""
+        return self.item_levels(contract, BIRD_ITEMS)
 
     def score_fn(self) -> ScoreFn:
         """``(contract, declarer, annset, thirds, valat, dealt, hand_after, defenders)``

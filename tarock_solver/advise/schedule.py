@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..cards import BIRD_NAMES
 from ..estimate.gamepoints import game_point_parts
 from ..talon import Exchange
 from .cv import MIN_BIRD_WORLDS, MIN_WORLDS
@@ -90,10 +91,13 @@ class Engine:
         self.birds_allowed: Callable[[], bool] = lambda: True
         self.view = RulesView(problem.rules)
         score_fn = self.view.score_fn()
-        self.series = {pl.contract: ContractSeries(pl, Scorer(pl.contract, problem.seat,
-                                                              pl.annsets, score_fn),
-                                                   cell_width=settings.cell_width)
+        self.series = {pl.key: ContractSeries(pl, Scorer(pl.contract, problem.seat,
+                                                         pl.annsets, score_fn),
+                                              cell_width=settings.cell_width)
                        for pl in problem.plans}
+        for ser in self.series.values():
+            if ser.plan.forbid:
+                ser.base = self.series[ser.contract]
         for ser in self.series.values():
             ser.count_birds = self.game_points
         self.fixed: dict[str, tuple[Exchange, list[int], dict]] = {}
@@ -115,12 +119,12 @@ class Engine:
                             reject_tarockless=self.view.redeal_no_tarock)
         shared: dict[int, object] = {}
         for c, ser in self.series.items():
-            take = ser.plan.take
+            take = (ser.plan.take, ser.plan.forbid)
             if take not in shared:
-                shared[take] = choose_exchange(p.hand, p.seat, p.given_talon, c,
+                shared[take] = choose_exchange(p.hand, p.seat, p.given_talon, ser.contract,
                                                self.view.discard_mode, inner,
                                                screen=min(64, self.s.talon_inner),
-                                               keep=4 * self.s.keep)
+                                               keep=4 * self.s.keep, forbid=ser.plan.forbid)
             ch = shared[take]
             annsets = choose_announcements(ser.plan.policies, ser.scorer, p.hand, p.seat,
                                            ch.exchange, inner, ch.inner_points)
@@ -135,7 +139,7 @@ class Engine:
         width = self.s.cell_width
         offset = int(rng_for(p.seed, STREAM_CELL, j).integers(width)) if width > 1 else 0
         inner = None
-        shared: dict[int, object] = {}
+        shared: dict[tuple[int, int], object] = {}
         rows = []
         if self.s.stop_margin is not None and j and j % self.s.stop_every == 0:
             self._stop_dominated(j)
@@ -146,19 +150,24 @@ class Engine:
                 # Solo: every policy's set is fixed
                 sets = allowed_sets(plan.policies, plan.annsets)
                 ex, choices, valued = None, [a[0] for a in sets], 1
-            elif c in self.fixed:
-                ex, choices, _info = self.fixed[c]
+            elif ser.key in self.fixed:
+                ex, choices, _info = self.fixed[ser.key]
                 valued = 0
             else:
                 if inner is None:
                     inner = inner_hands(p.knowledge.with_talon(world.talon), p.seed,
                                         STREAM_INNER, (j,), self.s.inner,
                                         reject_tarockless=self.view.redeal_no_tarock)
-                if plan.take not in shared:
-                    shared[plan.take] = choose_exchange(p.hand, p.seat, world.talon, c,
-                                                        self.view.discard_mode, inner,
-                                                        screen=self.s.screen, keep=self.s.keep)
-                ch = shared[plan.take]
+                free = shared.get((plan.take, 0))
+                if plan.forbid and free is not None \
+                        and not free.exchange.hand_after & plan.forbid:
+                    # the free choice keeps the announcement: it is the plan's too
+                    shared[(plan.take, plan.forbid)] = free
+                if (plan.take, plan.forbid) not in shared:
+                    shared[(plan.take, plan.forbid)] = choose_exchange(
+                        p.hand, p.seat, world.talon, c, self.view.discard_mode, inner,
+                        screen=self.s.screen, keep=self.s.keep, forbid=plan.forbid)
+                ch = shared[(plan.take, plan.forbid)]
                 ex = ch.exchange
                 choices = choose_announcements(plan.policies, ser.scorer, p.hand, p.seat, ex,
                                                inner, ch.inner_points)
@@ -181,6 +190,7 @@ class Engine:
             if birds is not None:
                 ser.bird_estimates.append(float(birds[k]))
             ser.smooth()
+        self._bird_options(active, est)
 
     def _bird_values(self, active: list[ContractSeries], est: np.ndarray) -> np.ndarray:
         """The game-point evaluator's value of each contract's silent birds in plain play
@@ -193,6 +203,49 @@ class Engine:
             dealt=[t.dealt_hands for t in tasks], valat_open=True, estimates=est,
             card_net=False).birds
 
+    def _bird_options(self, active: list[ContractSeries], est: np.ndarray) -> None:
+        """The game-point evaluator's gain of each bird option over plain play on the world
+        just evaluated, its model variance and the bird's P(won), per contract that has
+        bird options (one batch: plain play and every option of each).
+
+        The game is scored at the rounded estimate: an announced bird is written apart
+        from the game, so the difference of the two nets is the same at every total
+        below Valat (the card points' error would average a constant)."""
+        rows: list[tuple[int, int, dict | None]] = []  # (series index, policy, announced)
+        for k, ser in enumerate(active):
+            opts = ser.plan.bird_options
+            if opts:
+                rows.append((k, 0, None))
+                rows += [(k, q, dict([ser.plan.policies[q].bird])) for q in opts]
+        if not rows:
+            return
+        tasks = [active[k].tasks[-1] for k, _q, _a in rows]
+        parts = game_point_parts(
+            np.array([t.hands for t in tasks], dtype=np.uint64), 0, self.p.seat,
+            [t.contract for t in tasks], announcements=[a for _k, _q, a in rows],
+            discard_thirds=[t.pile_thirds for t in tasks], rules=self.p.rules,
+            declarer_hands=[t.hands[t.declarer] for t in tasks],
+            dealt=[t.dealt_hands for t in tasks], valat_open=True,
+            estimates=np.array([est[k] for k, _q, _a in rows]), game_at_estimate=True)
+        plain: dict[int, int] = {}
+        for i, (k, q, _a) in enumerate(rows):
+            ser = active[k]
+            if q == 0:
+                plain[k] = i
+                n = len(ser.plan.policies)
+                ser.bird_gains.append(np.zeros(n))
+                ser.bird_floors.append(np.zeros(n))
+                ser.bird_p.append(np.full(n, np.nan))
+                continue
+            b = BIRD_NAMES.index(ser.plan.policies[q].bird[0])
+            i0 = plain[k]
+            pw = float(parts.p_won[i, b]) if np.isfinite(parts.p_won[i, b]) else 0.0
+            ser.bird_gains[-1][q] = float(parts.net[i] - parts.net[i0])
+            # the gain if the bird wins minus if it does not, under the bird model
+            swing = (float(parts.birds[i] - parts.birds[i0]) / pw) if pw > 0 else 0.0
+            ser.bird_floors[-1][q] = pw * (1.0 - pw) * swing * swing
+            ser.bird_p[-1][q] = pw
+
     def evaluated(self) -> list[ContractSeries]:
         """The contracts that still get evaluator worlds (not stopped as dominated)."""
         return [s for c, s in self.series.items() if c not in self.stopped]
@@ -203,13 +256,13 @@ class Engine:
         at fixed world counts, so which worlds a contract has is a pure function of the
         seed (never of timing or of the number of threads)."""
         live = self.evaluated()
-        best = {s.contract: self.evaluator_best(s) for s in live}
+        best = {s.key: self.evaluator_best(s) for s in live}
         top = max(best.values(), default=-math.inf)
         if self.p.given_talon is None:
             top = max(top, 0.0)  # passing
         # never a contract that has exact worlds (a contender, or one that was: at its
         # cap of exact worlds it is no longer among the contenders)
-        keep = {s.contract for s in self.contenders()} | {s.contract for s in live if s.planned}
+        keep = {s.key for s in self.contenders()} | {s.key for s in live if s.planned}
         for c, v in best.items():
             if c not in keep and v < top - self.s.stop_margin:
                 self.stopped[c] = j
@@ -221,7 +274,8 @@ class Engine:
         n = min(len(s.estimates) for s in live)
         for ser in live:
             for name in ("tasks", "offsets", "exchanges", "choices", "options_valued",
-                         "estimates", "bird_estimates", "_smoothed"):
+                         "estimates", "bird_estimates", "_smoothed", "bird_gains",
+                         "bird_floors", "bird_p"):
                 del getattr(ser, name)[n:]
             ser._values.clear()
         return n
@@ -249,6 +303,10 @@ class Engine:
                     if not s.games_cut and s.games_planned < self._cap(s)]
         else:
             live = [s for s in self.series.values() if not s.cut and s.planned < self._cap(s)]
+        # a plan that keeps a "no ..." competes only while one of its options could be the
+        # contract's best (else its solves would be taken from the contract's own)
+        live = [s for s in live if s.base is None
+                or self.evaluator_best(s) >= self.evaluator_best(s.base)]
         ranked = sorted(live, key=lambda s: -self.evaluator_best(s))
         # Contracts that take the same talon share their positions (Three and Lower):
         # they count as one contender, so the second place goes to another decision.
@@ -264,13 +322,15 @@ class Engine:
         return [s for s in ranked if s.plan.take in chosen]
 
     def evaluator_best(self, ser: ContractSeries) -> float:
-        """The evaluator's mean net of the contract's best option (cached per world count)."""
-        hit = self._best_cache.get(ser.contract)
+        """The evaluator's mean net of the contract's best option (cached per world count;
+        a "no ..." plan's own plain play is no option)."""
+        hit = self._best_cache.get(ser.key)
         if hit is None or hit[0] != ser.worlds:
-            value = max(float(np.mean(ser.values(p, "net", exact=False)))
-                        for p in range(len(ser.plan.policies)))
+            value = max((float(np.mean(ser.values(p, "net", exact=False)))
+                         for p, pol in enumerate(ser.plan.policies) if pol.kind != "base"),
+                        default=-math.inf)
             hit = (ser.worlds, value)
-            self._best_cache[ser.contract] = hit
+            self._best_cache[ser.key] = hit
         return hit[1]
 
     def _cap(self, s: ContractSeries) -> int:
@@ -286,17 +346,53 @@ class Engine:
             return True  # the card points are done: the birds catch up with them
         return ser.games_planned <= (ser.planned - s.birds_from) // max(1, s.bird_every)
 
+    def _option_due(self, ser: ContractSeries) -> int | None:
+        """The bird option of ``ser`` whose next game-point world is due, if any: once
+        plain play's game-point prefix has the worlds of an SE (or can get no more), the
+        options catch up with it, the one the evaluator's mean gain ranks best first.
+
+        None is skipped for looking hopeless: the evaluator's gain of an announced bird
+        is the silent bird model's, and an announcing declarer keeps his bird back, so it
+        runs low by about half its size (the demo hand's Three, 16 worlds: −14 against
+        an exact −6 for the Pagat after the talon, −51 against −10 for the Uhu before;
+        ``benchmarks/EXPERIMENTS.md``, Adviser, "Bird announcements judged" (2026-12-06))."""
+        if ser.games_planned < min(MIN_BIRD_WORLDS, self._cap(ser)) and not ser.games_cut:
+            return None
+        due = [q for q in ser.plan.bird_options
+               if not ser.option_cut.get(q) and ser.option_planned.get(q, 0) < ser.games_planned]
+        if not due:
+            return None
+        gains = np.array([v for v in ser.bird_gains])  # (worlds, policies)
+        return max(due, key=lambda q: (float(gains[:, q].mean()), -q))
+
     def next_request(self) -> tuple[Any, list[str], int] | None:
         """The next exact solve, the contracts it serves and its world: a game-point world
         of a contender when one is due, else the next card-point world of the contender
         with the fewest worlds requested (ties: the evaluator's order; Three and Lower
         share their positions).  None when no contender wants more."""
         if self.game_points and self.birds_allowed():
-            for ser in self.contenders(games=True):
+            # the bird options of the evaluator's best contract with game-point worlds
+            # (it may be at its cap of them: the options catch up)
+            solved = sorted((x for x in self.series.values() if x.games_planned),
+                            key=lambda x: -self.evaluator_best(x))
+            for ser in solved[:1]:
+                q = self._option_due(ser)
+                if q is not None:
+                    j = ser.option_planned.get(q, 0)
+                    ser.option_planned[q] = j + 1
+                    return (GameRequest.of(ser.tasks[j], (ser.plan.policies[q].bird,)),
+                            [(ser.key, q)], j)
+            live = self.contenders(games=True)
+            for ser in live:
                 if self._games_due(ser):
                     j = ser.games_planned
-                    ser.games_planned += 1
-                    return GameRequest.of(ser.tasks[j]), [ser.contract], j
+                    request = GameRequest.of(ser.tasks[j])
+                    # a plan that kept its "no ..." with the same exchange: the same solve
+                    served = [x for x in live if x.games_planned == j and self._games_due(x)
+                              and GameRequest.of(x.tasks[j]) == request]
+                    for x in served:
+                        x.games_planned += 1
+                    return request, [(x.key, 0) for x in served], j
         live = self.contenders()
         if not live:
             return None
@@ -310,11 +406,13 @@ class Engine:
         thresholds = sorted({t for s in served for t in s.thresholds(j)})
         request = (key[0], key[1], int(round(ser.estimates[j])), ser.cell_width,
                    ser.offsets[j], tuple(thresholds))
-        return request, [s.contract for s in served], j
+        return request, [(s.key, None) for s in served], j
 
-    def apply(self, contract: str, world: int, value: Any, *, game: bool = False) -> None:
-        """Record an exact value of a contract (:meth:`ContractSeries.record`)."""
-        self.series[contract].record(world, value, game=game)
+    def apply(self, contract: str, world: int, value: Any, *, game: int | None = None) -> None:
+        """Record an exact value of a contract: card points (``game`` None) or the net
+        game points of its policy ``game`` (0: plain play; a bird option)
+        (:meth:`ContractSeries.record`)."""
+        self.series[contract].record(world, value, game=game is not None, policy=game or 0)
 
 
 def birds_fit(eng: Engine, exact: ExactSolver, deadline: float) -> bool:
@@ -367,7 +465,8 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
     next_check = 0.0
     stopped_firm = False
     n = 0
-    outstanding: list[tuple[Any, list[str], int, bool]] = []  # (handle, contracts, world, game)
+    # (handle, [(contract, policy of a game-point solve or None)], world)
+    outstanding: list[tuple[Any, list[tuple[str, int | None]], int]] = []
     # Solves kept queued so the threads never wait for a decision; a constant, so which
     # worlds are solved does not depend on the number of threads.
     target = QUEUED_SOLVES
@@ -378,17 +477,16 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
             if nxt is None:
                 return
             request, served, world = nxt
-            outstanding.append((exact.submit([request], deadline), served, world,
-                                isinstance(request, GameRequest)))
+            outstanding.append((exact.submit([request], deadline), served, world))
 
     def harvest(block: bool) -> None:
         """Apply the finished solves (all of them, waiting, when ``block``)."""
         keep = []
         for item in outstanding:
-            handle, served, world, game = item
+            handle, served, world = item
             if block or exact.ready(handle):
                 (value,) = exact.collect(handle, deadline)
-                for c in served:
+                for c, game in served:
                     eng.apply(c, world, value, game=game)
             else:
                 keep.append(item)
@@ -428,7 +526,7 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                             exact.abort()
                             harvest(block=False)
                             if outstanding:
-                                exact.wait_any([h for h, _, _, _ in outstanding], 0.05)
+                                exact.wait_any([h for h, _, _ in outstanding], 0.05)
                         break
                 harvest(block=False)
                 report("exact", sum(len(s.exact_worlds()) for s in eng.series.values()), 0,
@@ -438,14 +536,19 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                     break
                 if n < samples:
                     evaluate_next()  # the main thread works while the solver threads do
+                elif exact.compiling:
+                    # first run after install: every world is evaluated and no solve can
+                    # start before the compile ends (minutes): the answer is the
+                    # evaluator's, now (the queued solves are dropped by close)
+                    break
                 else:
-                    exact.wait_any([h for h, _, _, _ in outstanding], 0.05)
+                    exact.wait_any([h for h, _, _ in outstanding], 0.05)
         except KeyboardInterrupt:
             interrupted = True
             n = eng.drop_partial_world()
     result = EngineResult(eng.series, n, t1 - start, time.time() - t1, exact, interrupted,
                           deadline_hit)
-    result.contenders = [s.contract for s in eng.contenders()] if n >= 2 else []
+    result.contenders = [s.key for s in eng.contenders()] if n >= 2 else []
     result.stopped = dict(eng.stopped)
     result.stopped_firm = stopped_firm
     if eng.fixed:

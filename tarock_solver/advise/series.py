@@ -9,6 +9,7 @@ and the control-variate terms and estimates (:mod:`.cv`) of each policy.
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,14 +72,35 @@ class ContractSeries:
     #: The nets count the silent birds (the run makes game-point solves): every net of
     #: the table and the recommendation is ``net_birds`` (:meth:`terms`).
     count_birds: bool = False
+    #: Per world, per policy (the bird options; 0 for the others): the game-point
+    #: evaluator's net with the bird announced minus its net of plain play — the control
+    #: variate of a bird option's gain (:meth:`gain_terms`) — its model variance (the
+    #: gain's floor) and the bird model's P(the bird wins its trick).
+    bird_gains: list[np.ndarray] = field(default_factory=list)
+    bird_floors: list[np.ndarray] = field(default_factory=list)
+    bird_p: list[np.ndarray] = field(default_factory=list)
+    #: Per bird option: exact net game points with the bird announced, worlds 0 … m-1,
+    #: and the bookkeeping of :attr:`games`.
+    option_games: dict[int, list[float]] = field(default_factory=dict)
+    option_planned: dict[int, int] = field(default_factory=dict)
+    option_pending: dict[int, dict] = field(default_factory=dict)
+    option_cut: dict[int, bool] = field(default_factory=dict)
     options_valued: list[int] = field(default_factory=list)  # exchanges valued per world
     _values: dict = field(default_factory=dict, repr=False)  # memo of values()
     #: Per world, every chosen announcement set's smoothed net and P(made) (smoothed).
     _smoothed: list[np.ndarray] = field(default_factory=list, repr=False)
 
+    #: The contract's own series when this one is a plan that keeps a before-talon
+    #: "no ..." (:class:`~.problem.ContractPlan`): gains are over its plain play.
+    base: ContractSeries | None = None
+
     @property
     def contract(self) -> str:
         return self.plan.contract
+
+    @property
+    def key(self) -> str:
+        return self.plan.key
 
     @property
     def worlds(self) -> int:
@@ -254,6 +276,10 @@ class ContractSeries:
         with the game-point evaluator's value of them on every world as their control
         variate (:attr:`bird_estimates`): for an announcement the birds are those of
         plain play, i.e. the announcement is taken not to change which birds are won."""
+        if self._is_bird(policy) and what in ("net", "net_birds"):
+            # plain play's net and the announcement's paired gain over it
+            return self.terms(0, what, weight, worlds) + self._bird_gain_terms(
+                policy, worlds, weight)
         if what == "net_birds":
             b = self.birds()
             at = np.arange(len(b))
@@ -285,6 +311,12 @@ class ContractSeries:
         of them has near-zero residuals: its sample variance would claim a certainty
         the worlds do not have (measured: within 2 SE of the plain exact mean on 23 % of
         8-world subsets)."""
+        if self._is_bird(policy):
+            return self._bird_gain_terms(policy, worlds)
+        if self.base is not None:
+            # over the contract's plain play (its own exchange): paired by world
+            return self.terms(policy, "net", 1.0, worlds) + self.base.terms(0, "net", -1.0,
+                                                                            worlds)
         g = self.smoothed(policy, "net") - self.smoothed(0, "net")
         x = self.values(policy, "net", exact=True) - self.values(0, "net", exact=True)
         at = self.exact_worlds()
@@ -292,16 +324,51 @@ class ContractSeries:
         return [_term(g, np.arange(len(g)), worlds),
                 _term(x - g[at], at, worlds, correction=True, floor=floor)]
 
+    def _is_bird(self, policy: int) -> bool:
+        return self.plan.policies[policy].bird is not None
+
+    def option_exact(self, policy: int) -> np.ndarray:
+        """Per world of both game-point prefixes: a bird option's exact net minus plain
+        play's (both with every bird as the score sheet counts it)."""
+        mine = self.option_games.get(policy, [])
+        m = min(len(self.games), len(mine))
+        return np.asarray(mine[:m], dtype=np.float64) - np.asarray(self.games[:m])
+
+    def _bird_gain_terms(self, policy: int, worlds: np.ndarray | None = None,
+                         weight: float = 1.0) -> list[PrefixTerm]:
+        """The control-variate terms of a bird option's gain over plain play: the
+        game-point evaluator's gain on every world, exact − evaluator on the worlds both
+        have game-point solves, the residuals' variance floored by the bird model's
+        (a prefix that saw no swing of the bird would otherwise claim certainty)."""
+        g = np.array([v[policy] for v in self.bird_gains], dtype=np.float64)
+        x = self.option_exact(policy)
+        at = np.arange(len(x))
+        floor = np.array([v[policy] for v in self.bird_floors[:len(x)]], dtype=np.float64)
+        return [_term(g, np.arange(len(g)), worlds, weight),
+                _term(x - g[:len(x)], at, worlds, weight, correction=True, floor=floor)]
+
+    def bird_won(self, policy: int) -> float:
+        """The bird model's mean P(the option's bird wins its trick) over the worlds
+        (an evaluator figure: the game-point solves give nets, not the bird's trick)."""
+        if not self.bird_p:
+            return math.nan
+        return float(np.mean([v[policy] for v in self.bird_p]))
+
     def estimate(self, policy: int, what: str) -> Estimate:
         """The control-variate estimate; with fewer than ``MIN_EXACT`` exact worlds the
         evaluator's mean with its correction shrunk, no SE (see :mod:`~.cv`)."""
         return combine(self.terms(policy, what), min_prefix=MIN_EXACT)
 
-    def record(self, world: int, value: Any, *, game: bool = False) -> None:
-        """Record an exact value (``game``: a game-point net); the prefix grows over every
-        world now known in order, and ends at the first world whose solve the deadline
-        cut short (card points: the worlds finished after it stay usable)."""
-        if game:
+    def record(self, world: int, value: Any, *, game: bool = False, policy: int = 0) -> None:
+        """Record an exact value (``game``: a game-point net, of plain play or of the bird
+        option ``policy``); the prefix grows over every world now known in order, and
+        ends at the first world whose solve the deadline cut short (card points: the
+        worlds finished after it stay usable)."""
+        if game and policy:
+            self.option_cut[policy] = _grow(self.option_games.setdefault(policy, []),
+                                            self.option_pending.setdefault(policy, {}),
+                                            world, value, float)
+        elif game:
             self.games_cut = _grow(self.games, self.games_pending, world, value, float)
         else:
             self.cut = _grow(self.exact, self.pending, world, value, _cell, keep_late=True)

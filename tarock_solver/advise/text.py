@@ -4,6 +4,7 @@ matter, one recommendation line, a legend; solver statistics on request."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from ..columns import align
 from .cv import MIN_EXACT
@@ -28,6 +29,9 @@ def _pm(mean: float, se: float, digits: int = 1, sign: bool = True) -> str:
 def _pct(mean: float, se: float) -> str:
     if not math.isfinite(mean):
         return "–"
+    # the control-variate estimate of a probability is unbiased, not bounded: a player
+    # reads 0 … 100 % (--json keeps the estimate itself)
+    mean = min(max(mean, 0.0), 1.0)
     if not math.isfinite(se):
         return f"{100 * mean:.0f}%"
     return f"{100 * mean:.0f}% ± {100 * se:.0f}"
@@ -78,7 +82,7 @@ def _announcement_rows(adv: Advice, names: dict[str, str]
     # its evaluator gain), or the recommended option
     gate = rec.announce_gate.se
     for r in adv.rows:
-        if r.kind == "plain" or r.gain is None:
+        if r.kind in ("plain", "bird") or r.gain is None:
             continue
         chosen = r.contract == rec.contract and r.option == rec.option
         pays = math.isfinite(r.gain.mean) and r.gain.mean >= MIN_ANNOUNCE_GAIN and (
@@ -95,6 +99,25 @@ def _announcement_rows(adv: Advice, names: dict[str, str]
         shown.append(out)
         untested |= not r.gain.has_se
     return shown, hidden, untested
+
+
+def bird_option_lines(adv: Advice, names: dict[str, str]) -> list[str]:
+    """The bird announcements of the recommended contract (passing: of the best bid):
+    P(won), the paired gain over plain play and E[net], each row of a bird the hand
+    holds at a level the contract allows."""
+    rec = adv.recommendation
+    contract = rec.contract if rec.contract != "pass" else (
+        rec.runner_up.contract if rec.runner_up else None)
+    rows = [r for r in adv.rows if r.kind == "bird" and r.contract == contract]
+    if not rows:
+        return []
+    table = [[r.option, _pct(r.made.mean, math.nan), _pm(r.gain.mean, r.gain.se)
+              if r.gain else "–", _pm(r.net.mean, r.net.se), str(r.bird_worlds)]
+             for r in rows]
+    g = rec.announce_gate
+    return ["", f"Bird announcements in {names.get(contract, contract)} (gain over plain play, "
+            f"paired; P(won) is the bird model's; a gain needs {g.se:.1f} SE to count):",
+            *align(table, ["announce", "P(won)", "gain", "E[net]", "game-point worlds"])]
 
 
 def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
@@ -173,9 +196,23 @@ def _reasons(adv: Advice) -> list[str]:
     return out
 
 
+def _plan_names(keys: Iterable[str], names: dict[str, str]) -> dict[str, str]:
+    """Names of the plans that keep a before-talon "no ..." (keys ``three/no_kings``):
+    ``Three (Dreier), No Kings kept``."""
+    out = {}
+    for key in keys:
+        contract, _, items = key.partition("/")
+        if items:
+            kept = " and ".join(i.replace("no_", "No ").replace("kings", "Kings")
+                                .replace("trull", "Trull") for i in items.split("+"))
+            out[key] = f"{names.get(contract, contract)}, {kept} kept"
+    return out
+
+
 def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -> list[str]:
     """Everything the text view prints after the header, line by line."""
     meta = adv.meta
+    names = {**names, **_plan_names(meta.exact_worlds, names)}
     lines = align(_contract_rows(adv, names),
                    ["contract", "P(make)", "E[card points]", "E[net game points]", "exact",
                     "talon"])
@@ -197,6 +234,7 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
                          "them all)")
     else:
         lines.append("Announcements: none gains over plain play (--json lists them all).")
+    lines += bird_option_lines(adv, names)
     lines.append("")
     lines.append(recommendation_line(adv, names))
     lines += _reasons(adv)

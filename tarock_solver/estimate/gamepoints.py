@@ -207,13 +207,18 @@ def game_point_parts(hands: object, leaders: object, declarers: object,
                      valat_open: bool | Sequence[bool] | None = None,
                      estimates: np.ndarray | None = None,
                      card_net: bool = True,
-                     bird_model: BirdModel | None = None) -> GamePointParts:
+                     bird_model: BirdModel | None = None,
+                     game_at_estimate: bool = False) -> GamePointParts:
     """The estimates of :func:`estimate_game_points_many` with their parts.
 
     ``estimates``: the card-point evaluator's values of the positions when the caller
     has them (else they are computed); ``card_net=False`` leaves the game's part out
     (NaN, and so ``net``): the adviser scores the card points itself and asks only for
-    the birds.  ``bird_model``: another fitted bird model (held-out measurements)."""
+    the birds.  ``game_at_estimate``: the game's part is scored at the rounded estimate
+    alone, not averaged over the card points' error — one score instead of ~25, enough
+    for the difference between two announcement sets whose extra items are written
+    apart from the game (a bird announcement's).  ``bird_model``: another fitted bird
+    model (held-out measurements)."""
     h, lead, decl = check_positions(hands, leaders, declarers)
     n = len(h)
     rules_obj = _as_rules(rules)
@@ -263,7 +268,12 @@ def game_point_parts(hands: object, leaders: object, declarers: object,
                                valat_open=vo, declarer_hand=dh_rows[i],
                                dealt=dealt_i)  # type: ignore[arg-type]
 
-        lo, hi, w = smoothing_weights(float(est[i]), card_point_sd(int(cards[i])), remaining)
+        if game_at_estimate:
+            lo = hi = int(np.clip(round(float(est[i])), 0, remaining))
+            w = np.ones(1)
+        else:
+            lo, hi, w = smoothing_weights(float(est[i]), card_point_sd(int(cards[i])),
+                                          remaining)
         delta = tables.bird_deltas(key, situation, build)
         if vo and hi == remaining and w[-1] > 0.0:
             # the weight of taking every point is Valat's, scored on its own
