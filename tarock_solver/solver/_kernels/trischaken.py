@@ -168,6 +168,86 @@ def _score(c, s, p, seat, h, led, w, ws, must_beat):
     return 1000 - 10 * NOM[c]
 
 
+# ----------------------------------------------------------------- the loop's parts
+
+@njit(cache=True, inline="always")
+def _winning(tcards, ntrick, leader):
+    """(card, seat) winning the first ``ntrick`` (1..2) cards of a trick."""
+    w = tcards[0]
+    ws = leader
+    for i in range(1, ntrick):
+        if _beats(tcards[i], w):
+            w = tcards[i]
+            ws = (leader + i) % 3
+    return w, ws
+
+
+@njit(cache=True, inline="always")
+def _node_limits(stats):
+    """(node budget left, first node count at which to look again): a seconds budget
+    brings the second forward to the next reading of the clock."""
+    budget = stats[ST_LIMIT] - stats[ST_NODES] if stats[ST_LIMIT] > 0 else _NO_LIMIT
+    if stats[ST_DEADLINE] > 0 and budget > CLOCK_EVERY:
+        return budget, np.int64(CLOCK_EVERY)
+    return budget, budget
+
+
+@njit(cache=True, inline="always")
+def _probe(flat, slot, k0, k1, allc):
+    """Both entries of a table line may hold this rank structure (with other cards in
+    play): (tightest shifted lower bound, upper bound, stored best card or -1, hits)."""
+    blo = -_INF
+    bup = _INF
+    ttmove = -1
+    hits = 0
+    for r3 in range(slot, slot + 2 * RANK_WORDS, RANK_WORDS):
+        if flat[r3] != k0 or flat[r3 + 1] != k1:
+            continue
+        hits += 1
+        ddn, ddu = _point_shift(flat[r3 + 3], allc)
+        data = flat[r3 + 2]
+        blo = max(blo, (data & 255) - ddn)
+        bup = min(bup, ((data >> 8) & 255) + ddu)
+        rank = (data >> 16) & 255
+        if ttmove < 0 and rank < 64:
+            # the best card is kept as a rank among the cards in play
+            x = pdep_nb(_bit(rank), allc)
+            if x:
+                ttmove = ctz_nb(x)
+    return blo, bup, ttmove, hits
+
+
+@njit(cache=True, inline="always")
+def _store(flat, slot, k0, k1, allp, lo, up, rank, work):
+    """Keep bounds ``lo``..``up``, the best card's ``rank`` (255: none) and the ``work``
+    (log2 of the nodes) of a trick start with cards ``allp`` in its table line."""
+    for r3 in range(slot, slot + 2 * RANK_WORDS, RANK_WORDS):
+        if flat[r3] == k0 and flat[r3 + 1] == k1 and flat[r3 + 3] == allp:
+            lo, up, rank, work = _merge_data(flat[r3 + 2], lo, up, rank, work)
+            target = r3
+            break
+    else:
+        # the first entry keeps the costlier search, the second takes the newcomer
+        # (or the entry the newcomer displaces)
+        target = slot + RANK_WORDS
+        if flat[slot] == 0 or work >= (flat[slot + 2] >> 24) & 255:
+            flat[slot + RANK_WORDS:slot + 2 * RANK_WORDS] = flat[slot:slot + RANK_WORDS]
+            target = slot
+    flat[target] = k0
+    flat[target + 1] = k1
+    flat[target + 2] = lo | (up << 8) | (rank << 16) | (work << 24)
+    flat[target + 3] = allp
+
+
+@njit(cache=True, inline="always")
+def _child_window(minimising, al, be, best, g):
+    """The window of a child after a move that banks ``g`` for the seat: the mover's
+    best so far narrows his own side of it."""
+    if minimising:
+        return al - g, min(be, best) - g
+    return max(al, best) - g, be - g
+
+
 # ----------------------------------------------------------------- the search
 
 @njit(cache=True, nogil=True)
@@ -197,34 +277,22 @@ def search(hands, leader, tcards, ntrick, seat, rules, alpha, beta, tt, stats):
     opp_a = (seat + 1) % 3
     opp_b = (seat + 2) % 3
 
+    # the root: frame ntrick, below it the cards already played to the trick
     d0 = ntrick
-    for i in range(ntrick):
-        fr[i].card = tcards[i]
-    fr[d0].pos = ntrick
-    fr[d0].lead = leader
-    fr[d0].mover = (leader + ntrick) % 3
-    if ntrick > 0:
-        w = tcards[0]
-        ws = leader
-        for i in range(1, ntrick):
-            if _beats(tcards[i], w):
-                w = tcards[i]
-                ws = (leader + i) % 3
-        fr[d0].wcard = w
-        fr[d0].wseat = ws
     fr[d0].al = alpha
     fr[d0].be = beta
+    fr[d0].lead = leader
+    fr[d0].pos = ntrick
+    fr[d0].mover = (leader + ntrick) % 3
+    for i in range(ntrick):
+        fr[i].card = tcards[i]
+    if ntrick:
+        fr[d0].wcard, fr[d0].wseat = _winning(tcards, ntrick, leader)
 
-    n_qb = 0
-    n_hit = 0
-    n_ttc = 0
+    # counters in locals until the end, as in the card-point loop
+    n_qb = n_hit = n_ttc = nodes = 0
     cuts = np.zeros(6, np.int64)
-    budget = stats[ST_LIMIT] - stats[ST_NODES] if stats[ST_LIMIT] > 0 else _NO_LIMIT
-    deadline = stats[ST_DEADLINE]
-    limit = budget
-    if deadline > 0 and budget > CLOCK_EVERY:
-        limit = CLOCK_EVERY
-    nodes = 0
+    budget, limit = _node_limits(stats)
     d = d0
     v = 0
     ENTER, NEXT, RETURN = 0, 1, 2
@@ -287,26 +355,9 @@ def search(hands, leader, tcards, ntrick, seat, rules, alpha, beta, tt, stats):
                     state = RETURN
                     continue
                 if n >= TT_MIN_CARDS:
-                    # both entries of the line may hold this rank structure (with
-                    # other cards in play): the tightest shifted bounds
-                    blo = -_INF
-                    bup = _INF
-                    for r3 in range(slot, slot + 2 * RANK_WORDS, RANK_WORDS):
-                        if flat[r3] == qk0 and flat[r3 + 1] == q1:
-                            n_hit += 1
-                            ddn, ddu = _point_shift(flat[r3 + 3], allc)
-                            d2 = flat[r3 + 2]
-                            lo2 = (d2 & 255) - ddn
-                            up2 = ((d2 >> 8) & 255) + ddu
-                            if lo2 > blo:
-                                blo = lo2
-                            if up2 < bup:
-                                bup = up2
-                            tm2 = (d2 >> 16) & 255
-                            if ttmove < 0 and tm2 < 64:
-                                x = pdep_nb(_bit(tm2), allc)
-                                if x:
-                                    ttmove = ctz_nb(x)
+                    blo, bup, ttmove, hits = _probe(flat, slot, qk0, q1, allc)
+                    n_hit += hits
+                    # equal bounds are exact: closed at once (never a window alpha == beta)
                     if blo >= fr[d].be or bup <= fr[d].al or blo == bup:
                         v = blo if blo >= fr[d].be else bup
                         n_ttc += 1
@@ -381,15 +432,8 @@ def search(hands, leader, tcards, ntrick, seat, rules, alpha, beta, tt, stats):
                     fr[d + 1].wcard = w
                     fr[d + 1].wseat = ws
                 fr[d].gain = g
-                # the child's window, shifted by the points this move banks
-                if s == seat:
-                    a = fr[d].al
-                    b = fr[d].be if fr[d].be < fr[d].best else fr[d].best
-                else:
-                    a = fr[d].al if fr[d].al > fr[d].best else fr[d].best
-                    b = fr[d].be
-                fr[d + 1].al = a - g
-                fr[d + 1].be = b - g
+                fr[d + 1].al, fr[d + 1].be = _child_window(s == seat, fr[d].al, fr[d].be,
+                                                           fr[d].best, g)
                 d += 1
                 state = ENTER
                 continue
@@ -433,32 +477,12 @@ def search(hands, leader, tcards, ntrick, seat, rules, alpha, beta, tt, stats):
                 up = v
             # a fail-low node (for its mover) has no best move worth remembering
             fail_low = v >= fr[d].be if fr[d].mover == seat else v <= fr[d].al
-            nw = 64 - clz_nb(np.int64(nodes - fr[d].nstart) | 1)
             allp = h[0] | h[1] | h[2]
-            k0 = fr[d].k0
-            k1 = fr[d].k1
-            slot = fr[d].tslot
-            tm2 = 255
+            rank = 255
             if fr[d].bmove >= 0 and not fail_low:
-                tm2 = popcount_nb(allp & (_bit(fr[d].bmove) - 1))
-            target = -1
-            for r3 in range(slot, slot + 2 * RANK_WORDS, RANK_WORDS):
-                if flat[r3] == k0 and flat[r3 + 1] == k1 and flat[r3 + 3] == allp:
-                    lo, up, tm2, nw = _merge_data(flat[r3 + 2], lo, up, tm2, nw)
-                    target = r3
-                    break
-            if target < 0:
-                # the first entry keeps the costlier search, the second takes the
-                # newcomer (or the entry the newcomer displaces)
-                target = slot + RANK_WORDS
-                if flat[slot] == 0 or nw >= (flat[slot + 2] >> 24) & 255:
-                    for j in range(RANK_WORDS):
-                        flat[slot + RANK_WORDS + j] = flat[slot + j]
-                    target = slot
-            flat[target] = k0
-            flat[target + 1] = k1
-            flat[target + 2] = lo | (up << 8) | (tm2 << 16) | (nw << 24)
-            flat[target + 3] = allp
+                rank = popcount_nb(allp & (_bit(fr[d].bmove) - 1))
+            _store(flat, fr[d].tslot, fr[d].k0, fr[d].k1, allp, lo, up, rank,
+                   64 - clz_nb(np.int64(nodes - fr[d].nstart) | 1))
 
     stats[ST_NODES] += nodes
     stats[ST_QB_CUTS] += n_qb
@@ -505,10 +529,7 @@ def mtd_value(hands, leader, tcards, ntrick, seat, rules, guess, tt, stats, boun
 @njit(cache=True)
 def legal_cards(hands, leader, tcards, ntrick, rules):
     """The Trischaken-legal cards of the player to move."""
-    s = (leader + ntrick) % 3
-    led = tcards[0] if ntrick > 0 else -1
-    w = led
-    for i in range(1, ntrick):
-        if _beats(tcards[i], w):
-            w = tcards[i]
-    return _moves(hands[s], led, w, rules)
+    if ntrick == 0:
+        return _moves(hands[leader], -1, -1, rules)
+    w, _ = _winning(tcards, ntrick, leader)
+    return _moves(hands[(leader + ntrick) % 3], tcards[0], w, rules)
