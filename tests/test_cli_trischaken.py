@@ -70,3 +70,16 @@ def test_score_of_values_that_fit_together(capsys):
     assert score.written == want.written == (10, 5, 0)
     score, note = _score(rules, tuple(SearchResult(v, v) for v in (20, 20, 30)), 55)
     assert score is None and "more than the 55 in play" in note
+
+
+def test_bench_times_full_deals_and_endgames(capsys, tmp_path):
+    out_json = tmp_path / "t.json"
+    code, out, err = run(capsys, "bench", "--trischaken", "--deals", "1", "--node-limit",
+                         "300000", "--json", str(out_json))
+    assert code == 0, err
+    assert "endgames (8 cards): 3 solved" in out
+    doc = json.loads(out_json.read_text())
+    rows = doc["endgames"]["rows"]
+    assert [r["seat"] for r in rows] == ["F", "M", "R"]
+    assert all(r["lower"] <= r["upper"] for r in doc["full_deals"]["rows"] + rows)
+

@@ -19,7 +19,7 @@ import pytest
 from tarock_solver.cards import INDEX_OF, mask_of
 from tarock_solver.deal import random_deals
 from tarock_solver.errors import RulesError
-from tarock_solver.oracle.trischaken import random_trischaken_position, reference_trischaken
+from tarock_solver.oracle import random_trischaken_position, reference_trischaken
 from tarock_solver.play import trick_winner, trischaken_moves
 from tarock_solver.rules import load_rules
 from tarock_solver.solver import (

@@ -55,6 +55,7 @@ from .trischaken import (
     solve_trischaken,
     trischaken_kernels_cached,
     trischaken_position,
+    trischaken_rule_bits,
     trischaken_values,
 )
 
@@ -65,5 +66,6 @@ __all__ = [
     "bird_bits", "cell_start", "deal_game_points", "default_search", "game_kernels_cached",
     "kernels_cached", "make_payoff", "remaining_points", "reserved_birds", "solve_cards", "solve_game_points",
     "solve_many", "solve_position", "TrischakenSearch", "solve_trischaken",
-    "trischaken_kernels_cached", "trischaken_position", "trischaken_values",
+    "trischaken_kernels_cached", "trischaken_position", "trischaken_rule_bits",
+    "trischaken_values",
 ]
