@@ -23,18 +23,18 @@ if TYPE_CHECKING:
         estimate_many,
         estimate_position,
     )
-    from .solver import solve_position
+    from .solver import solve_position, solve_trischaken
 
 __all__ = ["__version__", "estimate_game_points", "estimate_game_points_many",
-           "estimate_many", "estimate_position", "solve_position"]
+           "estimate_many", "estimate_position", "solve_position", "solve_trischaken"]
 
 
 def __getattr__(name: str) -> Any:
     # The solver pulls in numba (~0.5 s); load it on first use so the CLI starts fast.
-    if name == "solve_position":
-        from .solver import solve_position
+    if name in ("solve_position", "solve_trischaken"):
+        from . import solver
 
-        return solve_position
+        return getattr(solver, name)
     if name in ("estimate_many", "estimate_position", "estimate_game_points",
                 "estimate_game_points_many"):
         from . import estimate

@@ -103,19 +103,21 @@ def trick_thirds(cards: Iterable[int]) -> int:
     return 3 * sum(int(NOMINAL[c]) for c in cards) - 2 * len(cards)
 
 
-def trischaken_moves(hand: int, trick_so_far: Sequence[int]) -> int:
+def trischaken_moves(hand: int, trick_so_far: Sequence[int], *, must_beat: bool = True,
+                     pagat_last: bool = True) -> int:
     """Legal cards in Trischaken: legal, then must-beat, then Pagat-last (RULES.md 8).
 
-    A filter that would leave nothing is skipped.
+    A filter that would leave nothing is skipped.  ``must_beat`` and ``pagat_last``
+    are the rule options ``trischaken_must_beat`` and ``trischaken_pagat_last``.
     """
     led = trick_so_far[0] if trick_so_far else None
     legal = legal_moves(hand, led)
-    if trick_so_far:
+    if trick_so_far and must_beat:
         best = trick_so_far[winning_position(trick_so_far)]
         beating = sum(bit(c) for c in indices_of(legal) if beats(c, best))
         if beating:
             legal = beating
-    if legal & bit(PAGAT) and (hand & TAROCK_MASK) != bit(PAGAT):
+    if pagat_last and legal & bit(PAGAT) and (hand & TAROCK_MASK) != bit(PAGAT):
         without = legal & ~bit(PAGAT)
         if without:
             legal = without

@@ -93,6 +93,10 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
 @click.option("--estimate", "estimate", is_flag=True,
               help="Measure the learned evaluator instead: positions per second, batched "
                    "and one by one, on --deals seeded deals (default 100,000).")
+@click.option("--trischaken", "trischaken", is_flag=True,
+              help="Time the Trischaken search instead: each seat's paranoid value on the "
+                   "first --deals bench deals (default 20) and on their 8-card endgames "
+                   "(seeded random Trischaken play), one thread, median and p90 seconds.")
 @click.option("--seeds", "advise_seeds", type=click.IntRange(min=1), default=5,
               show_default=True, metavar="N", help="With --advise: seeds per hand.")
 @click.option("--first-seed", "advise_first_seed", type=click.IntRange(min=1), default=1,
@@ -108,7 +112,7 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
             node_limit: int | None, tricks_text: str | None, table_deals: int | None,
             deals_file: str | None, no_cold: bool, repeat: int | None, gamepoints: bool,
             batch: bool,
-            advise: bool, review: bool, estimate: bool, advise_seeds: int,
+            advise: bool, review: bool, estimate: bool, trischaken: bool, advise_seeds: int,
             advise_first_seed: int, advise_time: float) -> None:
     """Time the double-dummy solver on the shipped seeded deals.
 
@@ -152,6 +156,9 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
         return
     if estimate:
         _estimate_bench(deals or 100_000, json_path)
+        return
+    if trischaken:
+        _trischaken_bench(settings, deals or 20, node_limit, json_path)
         return
     if review:
         _review_bench(settings, deals or 20, deals_file, json_path)
@@ -329,6 +336,24 @@ def _gamepoint_ratio(settings: Settings, deals: int | None, node_limit: int | No
         from tarock_solver.bench.gamepoints import json_ready
 
         _save(json_ready(doc), json_path)
+
+
+def _trischaken_bench(settings: Settings, deals: int, node_limit: int | None,
+                      json_path: str | None) -> None:
+    """The Trischaken search's seconds on full deals and endgames (``--trischaken``)."""
+    from tarock_solver.bench.machine import machine_info
+    from tarock_solver.bench.trischaken import format_trischaken_report, run_trischaken_bench
+    from tarock_solver.solver import trischaken_rule_bits
+
+    rules = settings.loaded_rules
+    trischaken_rule_bits(rules)  # a profile without Trischaken fails before any work
+    extra = {} if node_limit is None else {"node_limit": node_limit}
+    with _Progress(deals * 6, "search") as progress:
+        doc = run_trischaken_bench(rules, deals=deals, step=progress.step, **extra)
+    doc["machine"] = machine_info()
+    for line in format_trischaken_report(doc):
+        click.echo(line)
+    _save(doc, json_path)
 
 
 def _save(doc: dict, json_path: str | None) -> None:

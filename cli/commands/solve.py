@@ -5,6 +5,9 @@ exact card points (thirds and rounded), made or not, and what the plain game net
 ``--cards`` adds the value of each opening lead of F.  The work is done by
 :mod:`tarock_solver.analysis.ddtable`; this module parses and formats.
 
+``--contract trischaken`` gives instead each seat's paranoid value of the all-pass game
+(:mod:`._trischaken`).
+
 ``--objective game-points`` adds, for every row, the double-dummy value of what is
 written on the score sheet (:mod:`tarock_solver.solver.gamepoints`) with the
 announcements (``--announce``) and contras (``--contra``) given, or with the best
@@ -39,6 +42,7 @@ from tarock_solver.rules import Rules, item_name
 
 from ..main import Settings
 from ._text import plain, table
+from ._trischaken import is_trischaken, print_trischaken
 
 
 def read_deal(words: tuple[str, ...]) -> Deal:
@@ -322,13 +326,36 @@ def _game_json(game: Any) -> dict[str, Any]:
     return obj
 
 
+def _solve_trischaken(settings: Settings, words: tuple[str, ...], node_limit: int | None,
+                      as_json: bool) -> None:
+    """Each seat's paranoid value of the deal played as a Trischaken."""
+    from tqdm import tqdm
+
+    from tarock_solver.solver import Budget, TrischakenSearch, trischaken_position
+
+    rules = settings.loaded_rules
+    search = TrischakenSearch(rules)  # refuses a profile without Trischaken, before the deal
+    with capture_warnings() as messages:
+        deal = read_deal(words)
+    for message in messages:
+        click.echo(f"Warning: {message}", err=True)
+    budget = Budget(nodes=node_limit)
+    results = []
+    for seat in tqdm(range(3), desc="solving", unit="seat", file=sys.stderr, disable=None,
+                     leave=False):
+        pos = trischaken_position(deal.hands, 0, seat, rules=rules)
+        results.append(search.value(pos, budget))
+    print_trischaken(deal, rules, tuple(results), node_limit, as_json, settings.ascii)
+
+
 @click.command("solve")
 @click.argument("words", nargs=-1, metavar="DEAL")
 @click.option("--declarer", "declarers", multiple=True, metavar="F|M|R",
               type=click.Choice(SEATS, case_sensitive=False),
               help="Only this declarer seat (repeatable; default all three).")
 @click.option("--contract", "contracts", multiple=True, metavar="NAME",
-              help="Only this contract (repeatable; default every contract of the profile).")
+              help="Only this contract (repeatable; default every contract of the profile); "
+                   "trischaken: each seat's paranoid value of the all-pass game instead.")
 @click.option("--cards", is_flag=True,
               help="Also give the value of each opening lead of F after the best exchange.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
@@ -372,6 +399,10 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
     score sheet (the declarer's zero-sum net, birds, Valat, written amounts) for the
     --announce items and --contra levels given, or for the best announcement set
     (--announcements best), played after the row's card-point optimal exchange.
+
+    With --contract trischaken (the all-pass game; profiles with all_pass=trischaken)
+    each seat gets his paranoid value: the fewest card points he can be held to when
+    the two others play together to give him the most (three separate worst cases).
     """
     from tqdm import tqdm
 
@@ -381,6 +412,15 @@ def command(settings: Settings, words: tuple[str, ...], declarers: tuple[str, ..
     rules = settings.loaded_rules
     game_points = objective.lower() == "game-points"
     best = announcements.lower() == "best"
+    if is_trischaken(contracts):
+        if declarers or cards or game_points or announce or contra or best or estimate \
+                or estimate_only:
+            raise click.UsageError(
+                "--contract trischaken has no declarer: it does not combine with --declarer, "
+                "--cards, --objective game-points, --announce, --contra, --announcements "
+                "best, --estimate or --estimate-only.")
+        _solve_trischaken(settings, words, node_limit, as_json)
+        return
     if not game_points and (announce or contra or best):
         raise click.UsageError("--announce, --contra and --announcements best need "
                                "--objective game-points.")

@@ -17,6 +17,8 @@ Modules, one job each:
 * :mod:`.cardpoints` — :class:`CardPointSearch`: the declarer's future card points;
 * :mod:`.gamepoints`, :mod:`.payoff` — :class:`GamePointSearch`: net game points;
 * :mod:`.many` — :func:`solve_many`: many card-point positions on all cores;
+* :mod:`.trischaken` — :class:`TrischakenSearch`: one seat's paranoid card points in
+  Trischaken (the fewest he can be held to when the two others play against him);
 * :mod:`._kernels` — the numba kernels, private (nothing outside this package imports
   them); the brute-force references the solver is tested against: :mod:`tarock_solver.oracle`.
 """
@@ -48,6 +50,14 @@ from .many import solve_many
 from .payoff import Payoff, make_payoff
 from .position import Position, bird_bits
 from .result import OverBudget, SearchResult, SearchStats
+from .trischaken import (
+    TrischakenSearch,
+    solve_trischaken,
+    trischaken_kernels_cached,
+    trischaken_position,
+    trischaken_rule_bits,
+    trischaken_values,
+)
 
 __all__ = [
     "ANNOUNCEABLE", "DEFAULT_TT_BITS", "UNLIMITED", "AnnouncementChoice", "Budget",
@@ -55,5 +65,7 @@ __all__ = [
     "Position", "SearchResult", "SearchStats", "announcement_options", "best_announcements",
     "bird_bits", "cell_start", "deal_game_points", "default_search", "game_kernels_cached",
     "kernels_cached", "make_payoff", "remaining_points", "reserved_birds", "solve_cards", "solve_game_points",
-    "solve_many", "solve_position",
+    "solve_many", "solve_position", "TrischakenSearch", "solve_trischaken",
+    "trischaken_kernels_cached", "trischaken_position", "trischaken_rule_bits",
+    "trischaken_values",
 ]
