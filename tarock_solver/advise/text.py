@@ -115,9 +115,14 @@ def bird_option_lines(adv: Advice, names: dict[str, str]) -> list[str]:
               if r.gain else "–", _pm(r.net.mean, r.net.se), str(r.bird_worlds)]
              for r in rows]
     g = rec.announce_gate
-    return ["", f"Bird announcements in {names.get(contract, contract)} (gain over plain play, "
-            f"paired; P(won) is the bird model's; a gain needs {g.se:.1f} SE to count):",
-            *align(table, ["announce", "P(won)", "gain", "E[net]", "game-point worlds"])]
+    out = ["", f"Bird announcements in {names.get(contract, contract)} (gain over plain play, "
+           f"paired; P(won) is the bird model's; a gain needs {g.se:.1f} SE to count):",
+           *align(table, ["announce", "P(won)", "gain", "E[net]", "game-point worlds"])]
+    if any(r.gain is None or not r.gain.has_se for r in rows):
+        out.append("  A gain with no SE yet is the evaluator's, which runs low for an announced "
+                   "bird (it is kept back for its trick); its exact solves come after the "
+                   "contract's own: --run-to-limit with a longer --time-limit judges them.")
+    return out
 
 
 def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
