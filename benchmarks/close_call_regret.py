@@ -8,7 +8,9 @@ birds=0)``, a deal stream of its own), each hand is advised twice: the default a
 (``--time-limit``, stopping when firm) and a reference run ``--factor`` times as long
 (whole time used, another seed, so that its worlds are not the default run's).  The
 reference's table is taken as the truth: the regret of a choice is the reference's best
-E[net] (passing: 0) minus the reference's E[net] of the chosen contract and option.
+E[net] (passing: 0) minus the reference's E[net] of the chosen contract and option (the
+maximum of noisy values overstates the truth a little, so ``regret_vs_reference_choice``
+also measures against the reference's own recommendation).
 
 Reported per hand: both choices, the default run's close call and whether it was settled
 against the sign of its unbiased difference (the close-call rule), and the regret with
