@@ -536,10 +536,11 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                     break
                 if n < samples:
                     evaluate_next()  # the main thread works while the solver threads do
-                elif exact.compiling:
-                    # first run after install: every world is evaluated and no solve can
-                    # start before the compile ends (minutes): the answer is the
-                    # evaluator's, now (the queued solves are dropped by close)
+                elif exact.compiling and deadline is not None:
+                    # a timed first run after install: every world is evaluated and no
+                    # solve can start before the compile ends (minutes): the answer is the
+                    # evaluator's, now (the queued solves are dropped by close); an untimed
+                    # run waits for the compile and its solves
                     break
                 else:
                     exact.wait_any([h for h, _, _ in outstanding], 0.05)
