@@ -1129,8 +1129,9 @@ def test_no_kings_before_the_talon_is_never_broken_by_the_chosen_exchange() -> N
 
 def test_a_first_run_ends_when_its_worlds_are_done_while_the_solver_compiles() -> None:
     """First run after install: no solve can start before the compile ends (minutes), so
-    once every world is evaluated the run ends with the evaluator's answer instead of
-    waiting out its time limit."""
+    once every world is evaluated a run whose limit comes first ends with the evaluator's
+    answer instead of waiting out its time limit (one with time for the compile waits:
+    ``test_json_and_csv_of_a_strong_solo`` in a fresh checkout)."""
     import time
 
     from tarock_solver.advise import AdviceLimit

@@ -51,6 +51,10 @@ FIRM_EVERY = 0.5
 #: Phase 1 (the evaluator's share) is counted on at most this many seconds of the limit:
 #: a long cap is for the exact solves a close call needs, not for a longer phase 1.
 PHASE1_HORIZON = 10.0
+#: Seconds a first run's compile of the kernels may take (one to two minutes, about two on
+#: a loaded 2-core machine): a run whose limit is nearer than this when its worlds are done
+#: does not wait for it.
+FIRST_COMPILE_SECONDS = 180.0
 #: Card-point solves a game-point solve of plain play is taken to cost before a run has
 #: timed its own (whole deals: median 3.7, ``tarock bench --gamepoints``).
 GAME_COST_PRIOR = 4.0
@@ -536,11 +540,12 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                     break
                 if n < samples:
                     evaluate_next()  # the main thread works while the solver threads do
-                elif exact.compiling and deadline is not None:
-                    # a timed first run after install: every world is evaluated and no
-                    # solve can start before the compile ends (minutes): the answer is the
-                    # evaluator's, now (the queued solves are dropped by close); an untimed
-                    # run waits for the compile and its solves
+                elif exact.compiling and deadline is not None \
+                        and deadline - time.time() < FIRST_COMPILE_SECONDS:
+                    # a first run after install whose limit comes before the compile can
+                    # end: every world is evaluated and no solve will start, so the answer
+                    # is the evaluator's, now (the queued solves are dropped by close); a
+                    # run with time for the compile waits for it and its solves
                     break
                 else:
                     exact.wait_any([h for h, _, _ in outstanding], 0.05)
