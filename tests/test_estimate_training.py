@@ -192,12 +192,19 @@ def test_labels_extend_an_existing_output(tmp_path, tiny_short, cache):
     with np.load(L.timing_path(out)) as t, np.load(L.timing_path(whole)) as w:
         assert np.array_equal(t["index"], w["index"]) and not np.isnan(t["seconds"]).any()
     assert not L.generate(4, "short", 7, out, chunk_size=2, max_chunks=0, restart=True)
-    # another run's file is not reused
+    # another run's file is neither reused nor silently replaced: the options that differ
+    # are named (--restart replaces it)
+    from tarock_solver.checkpoint import CheckpointError
+
     other = tmp_path / "other.npz"
     other.write_bytes(whole.read_bytes())
-    assert not L.generate(5, "short", 7, other, chunk_size=2, max_chunks=0)
-    assert not L.generate(4, "short", 7, other, chunk_size=3, max_chunks=0,
+    with pytest.raises(CheckpointError, match="another run: seed 4 .this run: 5."):
+        L.generate(5, "short", 7, other, chunk_size=2, max_chunks=0)
+    with pytest.raises(CheckpointError, match="chunk_size 2 .this run: 3."):
+        L.generate(4, "short", 7, other, chunk_size=3, max_chunks=0, work_dir=tmp_path / "w")
+    assert not L.generate(4, "short", 7, other, chunk_size=3, max_chunks=0, restart=True,
                           work_dir=tmp_path / "w")
+    assert other.read_bytes() == whole.read_bytes()  # nothing replaced yet
 
 
 def test_labels_refuse_a_different_run(tmp_path, tiny_short, cache, capsys):

@@ -258,8 +258,10 @@ def _meta(settings: dict[str, Any], chunk_size: int, count: int, command: str | 
 def _earlier_output(out: Path, settings: dict[str, Any], chunk_size: int,
                     objective: str) -> dict[str, np.ndarray] | None:
     """The rows (and seconds) of an existing label file written by the same run (the
-    same settings and chunk size), or None.  They count as finished chunks, so a label
-    file kept without its checkpoints is extended rather than recomputed."""
+    same settings and chunk size), or None when there is none.  They count as finished
+    chunks, so a label file kept without its checkpoints is extended rather than
+    recomputed.  A label file of another run is refused (CheckpointError naming what
+    differs): the run would silently recompute every row and then replace it."""
     if not out.exists():
         return None
     fields = fields_of(objective)
@@ -269,9 +271,13 @@ def _earlier_output(out: Path, settings: dict[str, Any], chunk_size: int,
             arrays = {name: z[name] for name in fields}
     except (OSError, ValueError, KeyError):
         return None
-    same = json.loads(json.dumps(settings))
-    if meta.get("chunk_size") != chunk_size or any(meta.get(k) != v for k, v in same.items()):
-        return None
+    same = {**json.loads(json.dumps(settings)), "chunk_size": chunk_size}
+    differ = [f"{k} {meta.get(k)!r} (this run: {v!r})" for k, v in same.items()
+              if meta.get(k) != v]
+    if differ:
+        raise CheckpointError(
+            f"{out} holds labels of another run: " + "; ".join(differ) + ". Give its options "
+            "to extend it, --restart to replace it, or another --out.")
     seconds = np.full(len(arrays["index"]), np.nan)
     try:
         with np.load(timing_path(out), allow_pickle=False) as t:
