@@ -64,9 +64,9 @@ def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
             # a run that makes game-point solves counts the birds in every net
             birds = ser.estimate(p, "net_birds") if ser.count_birds else None
             cards = ser.estimate(p, "net")
-            made = ser.estimate(p, "made")
-            worlds = bird_worlds
-            if pol.bird is not None:
+            if pol.bird is None:
+                made, worlds = ser.estimate(p, "made"), bird_worlds
+            else:
                 # P(won) of the bird (the bird model's: no SE), always announced
                 made = Estimate(ser.bird_won(p), math.nan, ser.worlds, 0)
                 rate, cond, worlds = 1.0, False, len(ser.option_exact(p))

@@ -366,8 +366,7 @@ class Engine:
                if not ser.option_cut.get(q) and ser.option_planned.get(q, 0) < ser.games_planned]
         if not due:
             return None
-        gains = np.array([v for v in ser.bird_gains])  # (worlds, policies)
-        return max(due, key=lambda q: (float(gains[:, q].mean()), -q))
+        return max(due, key=lambda q: (float(ser.bird_values(q, "gain").mean()), -q))
 
     def next_request(self) -> tuple[Any, list[str], int] | None:
         """The next exact solve, the contracts it serves and its world: a game-point world

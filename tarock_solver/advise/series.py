@@ -340,19 +340,25 @@ class ContractSeries:
         game-point evaluator's gain on every world, exact − evaluator on the worlds both
         have game-point solves, the residuals' variance floored by the bird model's
         (a prefix that saw no swing of the bird would otherwise claim certainty)."""
-        g = np.array([v[policy] for v in self.bird_gains], dtype=np.float64)
+        g = self.bird_values(policy, "gain")
         x = self.option_exact(policy)
         at = np.arange(len(x))
-        floor = np.array([v[policy] for v in self.bird_floors[:len(x)]], dtype=np.float64)
+        floor = self.bird_values(policy, "floor")[:len(x)]
         return [_term(g, np.arange(len(g)), worlds, weight),
                 _term(x - g[:len(x)], at, worlds, weight, correction=True, floor=floor)]
+
+    def bird_values(self, policy: int, what: str) -> np.ndarray:
+        """Per world, a bird option's ``gain`` (:attr:`bird_gains`), ``floor``
+        (:attr:`bird_floors`) or ``won`` (:attr:`bird_p`); memoised as :meth:`values`."""
+        source = {"gain": self.bird_gains, "floor": self.bird_floors, "won": self.bird_p}[what]
+        return self._grown((policy, what, "bird"), len(source), lambda j: source[j][policy])
 
     def bird_won(self, policy: int) -> float:
         """The bird model's mean P(the option's bird wins its trick) over the worlds
         (an evaluator figure: the game-point solves give nets, not the bird's trick)."""
         if not self.bird_p:
             return math.nan
-        return float(np.mean([v[policy] for v in self.bird_p]))
+        return float(self.bird_values(policy, "won").mean())
 
     def estimate(self, policy: int, what: str) -> Estimate:
         """The control-variate estimate; with fewer than ``MIN_EXACT`` exact worlds the
