@@ -191,25 +191,22 @@ def fit(paths: Sequence[Path], out: Path | None, *, seed: int = 0, trees: int = 
     pred = np.clip(model.predict(x[te]), 0.0, in_play[te])
     xs = _simple_counts(hands, seats)
     base = ridge_baseline(xs[tr], in_play[tr], y[tr], xs[te], in_play[te])
-    resid_val = np.clip(model.predict(x[va]), 0.0, in_play[va]) - y[va]
+    pred_val = np.clip(model.predict(x[va]), 0.0, in_play[va])
     report = {"rows": n_all, "dropped_over_budget": int(n_all - keep.sum()),
               "dropped_share": float(1 - keep.mean()) if n_all else 0.0,
-              "train": int(tr.sum()), "validation": int(va.sum()), "test": int(te.sum()),
+              "train_rows": int(tr.sum()), "validation_rows": int(va.sum()),
+              "test_rows": int(te.sum()),
               "feature_set": feature_set, "n_features": int(x.shape[1]),
               "settings": asdict(settings), "best_trees": hist.best_trees,
               "fit_seconds": round(fit_s, 1), "label_sd": float(y.std()),
               "test": metrics(pred, y[te]), "ridge_counts_test": metrics(base, y[te]),
-              # the SD used by expected_trischaken_net: train+validation rows never fitted
-              # on would be better, but the validation residual is out of sample for the
-              # leaves (only the prefix length was chosen on it)
-              "validation_resid_sd": float(resid_val.std()),
-              "test_resid_sd": float((pred - y[te]).std())}
-    report["test"]["n_test"] = int(te.sum())
+              "validation": metrics(pred_val, y[va])}
     log(json.dumps(report, indent=1))
     if out is not None:
-        sd = float(np.sqrt((report["test_resid_sd"] ** 2 + report["validation_resid_sd"] ** 2) / 2))
         arrays = model.arrays()
-        arrays["error_sd"] = np.array(sd)
+        # the default sd of expected_trischaken_net: the RMSE on the held-out deals
+        # (never used in the fit or the choice of the prefix)
+        arrays["error_sd"] = np.array(report["test"]["rmse"])
         arrays["feature_set"] = np.array(feature_set)
         arrays["meta"] = np.array(json.dumps({"report": report, "command": " ".join(sys.argv)},
                                              sort_keys=True))
