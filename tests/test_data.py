@@ -88,8 +88,49 @@ def label_problems(path: Path) -> list[str]:
     return problems
 
 
+#: Label files of the Trischaken evaluator (their own fields: training/trischaken.py).
+TRISCHAKEN_GLOB = "trischaken_*.npz"
+
+
 def _label_files() -> list[Path]:
-    return sorted(p for p in LABELS.glob("*.npz") if not p.name.endswith(".timing.npz"))
+    return sorted(p for p in LABELS.glob("*.npz") if not p.name.endswith(".timing.npz")
+                  and not fnmatch.fnmatch(p.name, TRISCHAKEN_GLOB))
+
+
+def _trischaken_files() -> list[Path]:
+    return sorted(p for p in LABELS.glob(TRISCHAKEN_GLOB) if not p.name.endswith(".timing.npz"))
+
+
+def trischaken_label_problems(path: Path) -> list[str]:
+    """What is wrong with a Trischaken label file: its fields, its rows (deals 0 … n-1 of
+    its seed, one per index, 16 cards a hand, bounds in order) and its timing sidecar."""
+    from tarock_solver.training.trischaken import LABEL_FIELDS
+
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(str(z["meta"]))
+        rows = {k: z[k] for k in z.files if k != "meta"}
+    problems = []
+    if set(rows) != set(LABEL_FIELDS):
+        problems.append(f"fields {sorted(rows)} differ from {sorted(LABEL_FIELDS)}")
+        return problems
+    n = len(rows["index"])
+    problems += [f"{k} has {len(a)} rows, index {n}" for k, a in rows.items() if len(a) != n]
+    if not np.array_equal(rows["index"], np.arange(n)) or meta.get("count") != n:
+        problems.append("the rows are not the deals 0, 1, … count-1")
+    if np.any(rows["lower"] > rows["upper"]) or \
+            not np.array_equal(rows["exact"], rows["lower"] == rows["upper"]):
+        problems.append("bounds out of order or exact flags wrong")
+    with np.load(timing_path(path), allow_pickle=False) as t:
+        if not np.array_equal(t["index"], rows["index"]) or len(t["seconds"]) != n:
+            problems.append("the timing sidecar does not match the rows")
+    return problems
+
+
+def test_trischaken_label_sets_are_consistent():
+    files = _trischaken_files()
+    assert files
+    for path in files:
+        assert trischaken_label_problems(path) == [], path.name
 
 
 def test_every_label_set_loads_with_consistent_arrays(tmp_path):
@@ -99,7 +140,8 @@ def test_every_label_set_loads_with_consistent_arrays(tmp_path):
         assert label_problems(path) == [], path.name
     # every file in the folder is a label set or its sidecar
     names = {p.name for p in LABELS.iterdir()}
-    assert names == {p.name for p in files} | {timing_path(p).name for p in files}
+    files_all = files + _trischaken_files()
+    assert names == {p.name for p in files_all} | {timing_path(p).name for p in files_all}
     # positive control: a file with one row fewer in one array is reported
     with np.load(files[0]) as z:
         arrays = {k: z[k] for k in z.files}

@@ -42,6 +42,7 @@ def test_a_built_wheel_ships_the_evaluator_and_loads_it(tmp_path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
         assert "tarock_solver/estimate/evaluator_weights.npz" in names
+        assert "tarock_solver/estimate/trischaken_weights.npz" in names
         shipped = {f"tarock_solver/data/{f.name}" for f in (ROOT / "tarock_solver" / "data")
                    .iterdir() if f.is_file()}
         assert shipped and shipped <= names

@@ -12,6 +12,9 @@ Inference only:
 * :mod:`.gamepoints` — :func:`estimate_game_points` and
   :func:`estimate_game_points_many`: the net game points (birds included) that
   ``solve_game_points`` would return.
+* :mod:`.trischaken` — :func:`estimate_trischaken_many`: a seat's paranoid card points
+  in Trischaken (the all-pass game), ``trischaken_weights.npz``; and
+  :func:`trischaken_net` / :func:`expected_trischaken_net`, its net game points.
 
 They import nothing beyond numpy, numba, the project's model layer and the
 solver's payoff (the scorer's view of an outcome).
@@ -22,6 +25,14 @@ from __future__ import annotations
 
 from .gamepoints import estimate_game_points, estimate_game_points_many
 from .model import check_positions, estimate_many, estimate_position, load_evaluator
+from .trischaken import (
+    estimate_trischaken_many,
+    expected_trischaken_net,
+    load_trischaken_evaluator,
+    trischaken_net,
+)
 
 __all__ = ["check_positions", "estimate_game_points", "estimate_game_points_many",
-           "estimate_many", "estimate_position", "load_evaluator"]
+           "estimate_many", "estimate_position", "estimate_trischaken_many",
+           "expected_trischaken_net", "load_evaluator", "load_trischaken_evaluator",
+           "trischaken_net"]

@@ -3,9 +3,10 @@
 ``python -m tarock_solver.training.trischaken labels --seed S --count N --out FILE.npz``
 deals uniform random deals (a tarock-less hand redealt), values one seat per deal drawn
 at random by the exact paranoid search (:class:`~tarock_solver.solver.trischaken.TrischakenSearch`,
-F leads, talon unused) within a node budget, and writes the rows in chunks to
-``FILE.npz.parts/`` (a killed run keeps its chunks and continues) and the joined rows to
-``FILE.npz``.  ``... fit FILE.npz [...] --out W.npz`` trains the tree ensemble on the
+F leads, talon unused) within a node budget, and writes the rows in chunks to a checkpoint
+folder in the user's cache (a killed run keeps its chunks and the same command continues),
+then the joined rows to ``FILE.npz`` (byte-reproducible) and their wall seconds to
+``FILE.timing.npz``.  ``... fit FILE.npz [...] --out W.npz`` trains the tree ensemble on the
 rows solved within their budget and reports held-out metrics against a ridge baseline.
 """
 
@@ -24,12 +25,11 @@ from typing import Any
 import numpy as np
 
 from ..cards import TAROCK_MASK
-from ..checkpoint import parts_dir
 from ..deal import random_deal
-from .labels import write_npz
+from .labels import checkpoint_dir, timing_path, write_npz
 
 __all__ = ["BUDGET_NODES", "LABEL_FIELDS", "RULES", "deal_row", "fit", "generate", "load",
-           "main"]
+           "main", "split_masks"]
 
 #: The profile whose Trischaken rules (must beat, Pagat last, talon unused) are solved.
 RULES = "dummett"
@@ -40,11 +40,12 @@ BUDGET_NODES = 160_000_000
 STREAM = 71
 #: Per-row fields: ``hands`` (N, 3) masks of F, M, R; ``seat`` the seat valued;
 #: ``lower``/``upper`` the proved bounds of its paranoid card points (equal when
-#: ``exact``); ``nodes`` search nodes; ``seconds`` wall time of the solve; ``index``
-#: the deal's index in the stream of the seed.
+#: ``exact``; a row over the budget is kept with its bounds); ``nodes`` search nodes;
+#: ``index`` the deal's index in the stream of the seed.  The file also holds ``meta``
+#: (JSON: the settings and the command); the timing sidecar ``index`` and ``seconds``.
 LABEL_FIELDS: dict[str, Any] = {"hands": np.uint64, "seat": np.uint8, "lower": np.uint8,
                                 "upper": np.uint8, "exact": np.bool_, "nodes": np.int64,
-                                "seconds": np.float64, "index": np.int64}
+                                "index": np.int64}
 _CHUNK = 20
 
 
@@ -64,6 +65,7 @@ def _solve_chunk(seed: int, first: int, rows: int, budget_nodes: int) -> dict[st
     search = TrischakenSearch(rules)
     out = {k: np.zeros((rows, 3) if k == "hands" else rows, dtype=dt)
            for k, dt in LABEL_FIELDS.items()}
+    out["seconds"] = np.zeros(rows, dtype=np.float64)
     for r in range(rows):
         hands, seat = deal_row(seed, first + r)
         search.clear()  # a fresh table: node counts and bounds depend on the deal alone
@@ -82,17 +84,20 @@ def _solve_chunk(seed: int, first: int, rows: int, budget_nodes: int) -> dict[st
 
 
 def _join(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    fields = {**LABEL_FIELDS, "seconds": np.float64}
     return {k: np.concatenate([c[k] for c in chunks]) if chunks
             else np.zeros((0, 3) if k == "hands" else 0, dtype=dt)
-            for k, dt in LABEL_FIELDS.items()}
+            for k, dt in fields.items()}
 
 
 def generate(seed: int, count: int, out: Path, *, budget_nodes: int = BUDGET_NODES,
              max_seconds: float | None = None, log: Any = print) -> dict[str, np.ndarray]:
-    """Solve deals ``0 … count-1`` of ``seed`` in chunks of 20 into ``OUT.parts/``, then
-    join every finished chunk into ``out``.  Chunks already on disk (of the same seed and
-    budget) are kept; ``max_seconds`` stops after the chunk that passes it."""
-    parts = parts_dir(out)
+    """Solve deals ``0 … count-1`` of ``seed`` in chunks of 20 into the checkpoint folder
+    (:func:`.labels.checkpoint_dir`), then join every finished chunk into ``out`` and its
+    timing sidecar.  Chunks already there (of the same seed and budget) are kept;
+    ``max_seconds`` stops after the chunk that passes it (the file then holds the rows
+    done, in order from deal 0)."""
+    parts = checkpoint_dir(out)
     parts.mkdir(parents=True, exist_ok=True)
     settings = {"generator": "tarock_solver.training.trischaken", "seed": int(seed),
                 "rules": RULES, "budget_nodes": int(budget_nodes), "stream": STREAM,
@@ -118,25 +123,23 @@ def generate(seed: int, count: int, out: Path, *, budget_nodes: int = BUDGET_NOD
             f"{chunk['seconds'].sum():.1f} s, {int((~chunk['exact']).sum())} over budget")
     done = sorted(parts.glob("chunk-*.npz"))
     data = _join([dict(np.load(p)) for p in done])
-    meta = {**settings, "command": " ".join(sys.argv)}
-    write_npz(out, {**data, "meta": np.array(json.dumps(meta, sort_keys=True))})
+    n = len(data["index"])
+    meta = {**settings, "start": 0, "count": n, "over_budget": int((~data["exact"]).sum()),
+            "command": " ".join(["python -m tarock_solver.training.trischaken", *sys.argv[1:]])}
+    rows = {k: data[k] for k in LABEL_FIELDS}
+    write_npz(out, {**rows, "meta": np.array(json.dumps(meta, sort_keys=True))})
+    write_npz(timing_path(out), {"index": data["index"], "seconds": data["seconds"]})
     return data
 
 
 def load(paths: Sequence[Path]) -> dict[str, np.ndarray]:
-    """The rows of label files (or their ``.parts`` chunks when the file is missing),
-    each deal once (by ``(seed, index)``; a file's seed is in its ``meta``)."""
+    """The rows of label files, each deal once (by ``(seed, index)``; a file's seed is in
+    its ``meta``), with a ``seed`` column."""
     chunks = []
     for p in paths:
-        p = Path(p)
-        if p.exists():
-            z = np.load(p)
+        with np.load(Path(p), allow_pickle=False) as z:
             d = {k: z[k] for k in LABEL_FIELDS}
             seed = json.loads(str(z["meta"]))["seed"]
-        else:
-            parts = parts_dir(p)
-            d = _join([dict(np.load(c)) for c in sorted(parts.glob("chunk-*.npz"))])
-            seed = json.loads((parts / "manifest.json").read_text())["seed"]
         d["seed"] = np.full(len(d["seat"]), seed, dtype=np.int64)
         chunks.append(d)
     out = {k: np.concatenate([c[k] for c in chunks]) for k in [*LABEL_FIELDS, "seed"]}
@@ -145,7 +148,8 @@ def load(paths: Sequence[Path]) -> dict[str, np.ndarray]:
     return {k: v[np.sort(first)] for k, v in out.items()}
 
 
-def _split(seed: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def split_masks(seed: np.ndarray, index: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(train, validation, test) masks by deal: a hash of (seed, index), 80/10/10, so the
     split is fixed as data grow and every seat of one deal would fall on one side."""
     h = np.array([int(hashlib.sha256(f"{s}:{i}".encode()).hexdigest()[:8], 16) % 10
@@ -180,7 +184,7 @@ def fit(paths: Sequence[Path], out: Path | None, *, seed: int = 0, trees: int = 
     n_all = len(keep)
     y = d["lower"][keep].astype(np.float64)
     hands, seats = d["hands"][keep], d["seat"][keep].astype(np.int64)
-    tr, va, te = _split(d["seed"][keep], d["index"][keep])
+    tr, va, te = split_masks(d["seed"][keep], d["index"][keep])
     x = T.trischaken_features(hands, seats, which=feature_set)
     in_play = T.points_in_play(hands)
     settings = BoostSettings(depth=depth, trees=trees, learning_rate=learning_rate)
