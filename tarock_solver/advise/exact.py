@@ -2,7 +2,8 @@
 
 :class:`ExactSolver` solves card-point requests (:data:`Request`; with a cell
 width, the proved cell, see :meth:`~.series.ContractSeries.values`) and
-game-point ones (:class:`GameRequest`) on ``jobs`` threads while the main thread
+game-point ones (:class:`GameRequest`) and Trischaken ones (:class:`TrischakenRequest`)
+on ``jobs`` threads while the main thread
 runs the evaluator; every solve's seconds budget ends at the run's deadline
 (:func:`solve_budget`), and one that does not finish returns ``None``.  On a
 fresh install the kernels compile in a detached process first, serialised by a
@@ -26,8 +27,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from .evaluate import PlayTask
 
-__all__ = ["ExactSolver", "GameRequest", "Request", "compile_command", "compile_detached",
-           "compile_lock_path", "solve_budget", "solve_game_one", "warm_up"]
+__all__ = ["ExactSolver", "GameRequest", "Request", "TrischakenRequest", "compile_command",
+           "compile_detached", "compile_lock_path", "solve_budget", "solve_game_one",
+           "solve_trischaken_one", "warm_up"]
 
 #: One position: (hands at trick 1 in seat order, declarer seat, a first guess of its
 #: value for MTD(f), and optionally the cell width, its offset and the thresholds of
@@ -57,6 +59,16 @@ class GameRequest(NamedTuple):
                    task.dealt_hands, tuple(announcements))
 
 
+class TrischakenRequest(NamedTuple):
+    """A Trischaken deal's paranoid card points of each of ``seats`` (F leads; the talon
+    unused), solved one after the other on one thread."""
+
+    hands: tuple[int, int, int]
+    seats: tuple[int, ...] = (0, 1, 2)
+    #: A first guess of each seat's value for MTD(f) (the evaluator's; None: none).
+    guesses: tuple[int, ...] | None = None
+
+
 #: Table size of each solver thread (2**20 rows: 64 MiB, cleared before every solve).
 TT_BITS = 20
 #: Seconds a collect waits past the deadline for solves to return their bounds.
@@ -80,11 +92,20 @@ def warm_up_games() -> None:
                       contract="three", tt_bits=10)
 
 
-def all_kernels_cached() -> bool:
-    """Are both drivers, card points and game points, in numba's cache?"""
-    from ..solver import game_kernels_cached, kernels_cached
+def warm_up_trischaken() -> None:
+    """Load (or compile) the Trischaken kernels with one tiny solve (the last trick)."""
+    from ..rules import load_rules
+    from ..solver.trischaken import solve_trischaken
 
-    return kernels_cached() and game_kernels_cached()
+    solve_trischaken((1 << 53, 1 << 52, 1 << 51), 0, 0, rules=load_rules("dummett"))
+
+
+def all_kernels_cached() -> bool:
+    """Are the drivers, card points, game points and Trischaken, in numba's cache?"""
+    from ..solver import game_kernels_cached, kernels_cached
+    from ..solver.trischaken import trischaken_kernels_cached
+
+    return kernels_cached() and game_kernels_cached() and trischaken_kernels_cached()
 
 
 def compile_lock_path() -> str:
@@ -109,6 +130,7 @@ def compile_detached() -> bool:
             return False
         warm_up()
         warm_up_games()
+        warm_up_trischaken()
         return True
 
 
@@ -191,6 +213,29 @@ def solve_game_one(rules: Any, request: GameRequest, deadline: float | None,
     return (float(r.lower) if r.exact else None), int(r.nodes), time.perf_counter() - t0
 
 
+def solve_trischaken_one(rules: Any, request: TrischakenRequest, deadline: float | None,
+                         search: Any) -> tuple[tuple[int, ...] | None, int, float]:
+    """(the seats' paranoid card points, or None if the deadline came first, nodes,
+    seconds)."""
+    from ..solver.trischaken import trischaken_position
+
+    t0 = time.perf_counter()
+    values, nodes = [], 0
+    for k, seat in enumerate(request.seats):
+        search.clear()  # every solve from an empty table, as the card points'
+        budget = solve_budget(deadline)
+        if budget is _EXPIRED:
+            return None, nodes, time.perf_counter() - t0
+        guess = request.guesses[k] if request.guesses is not None else None
+        r = search.value(trischaken_position(request.hands, 0, seat, rules=rules), budget,
+                         guess=guess)
+        nodes += int(r.nodes)
+        if not r.exact:
+            return None, nodes, time.perf_counter() - t0
+        values.append(int(r.lower))
+    return tuple(values), nodes, time.perf_counter() - t0
+
+
 class ExactSolver:
     """Solves batches of requests on ``jobs`` threads: card points (:data:`Request`) and,
     given the game's ``rules``, net game points (:class:`GameRequest`).  ``solve_batch``
@@ -199,8 +244,13 @@ class ExactSolver:
     → net."""
 
     def __init__(self, jobs: int, solve_batch: Callable | None = None, *, rules: Any = None,
-                 solve_game: Callable[[GameRequest], float] | None = None) -> None:
+                 solve_game: Callable[[GameRequest], float] | None = None,
+                 solve_trischaken: Callable[[TrischakenRequest], Sequence[int]] | None = None
+                 ) -> None:
         self.jobs = max(1, int(jobs))
+        self.solve_trischaken = solve_trischaken
+        self.trischaken_solves = 0
+        self.trischaken_seconds = 0.0
         self.solve_batch = solve_batch
         self.rules = rules
         self.solve_game = solve_game
@@ -220,6 +270,8 @@ class ExactSolver:
         #: detached process compiles them, and this run makes no game-point solve: a
         #: compile in a solver thread would hold the interpreter for most of a minute).
         self.games_ready = False
+        #: The same for the Trischaken kernels.
+        self.trischaken_ready = False
         self._compile: subprocess.Popen | None = None
         #: Set by :meth:`abort`: no new solve starts, and those running give up.
         self._aborting = False
@@ -233,6 +285,13 @@ class ExactSolver:
         return self.solve_batch is None and self.rules is not None and self.games_ready
 
     @property
+    def trischaken(self) -> bool:
+        """Can this solver answer Trischaken requests (:class:`TrischakenRequest`) now?"""
+        if self.solve_trischaken is not None:
+            return True
+        return self.solve_batch is None and self.rules is not None and self.trischaken_ready
+
+    @property
     def compiling(self) -> bool:
         """Is the first run's compile of the kernels still going (no solve can start before
         it ends, one to two minutes after install)?"""
@@ -243,13 +302,15 @@ class ExactSolver:
         if self.solve_batch is not None or self._threads:
             return
         from ..solver import game_kernels_cached, kernels_cached
+        from ..solver.trischaken import trischaken_kernels_cached
 
         t0 = time.time()
         cards_ready = kernels_cached()
         self.games_ready = game_kernels_cached()
+        self.trischaken_ready = trischaken_kernels_cached()
 
         def load() -> None:
-            if not (cards_ready and self.games_ready):
+            if not (cards_ready and self.games_ready and self.trischaken_ready):
                 # A detached process compiles and writes numba's cache: it finishes even
                 # if this run ends first, so the next run loads the kernels.  Only the
                 # card-point kernels are waited for (the game points wait for a next run).
@@ -277,6 +338,7 @@ class ExactSolver:
 
         self._ready.wait()
         search = CardPointSearch(TT_BITS)
+        trischaken: Any = None
 
         def running(s: Any) -> None:
             self._searches[k] = s
@@ -294,6 +356,13 @@ class ExactSolver:
                         fut.set_result((None, 0, 0.0))
                     elif isinstance(request, GameRequest):
                         fut.set_result(solve_game_one(self.rules, request, deadline, running))
+                    elif isinstance(request, TrischakenRequest):
+                        if trischaken is None:
+                            from ..solver.trischaken import TrischakenSearch
+                            trischaken = TrischakenSearch(self.rules, tt_bits=TT_BITS)
+                        running(trischaken)
+                        fut.set_result(solve_trischaken_one(self.rules, request, deadline,
+                                                            trischaken))
                     else:
                         running(search)
                         fut.set_result(solve_one(search, request, deadline))
@@ -303,12 +372,17 @@ class ExactSolver:
     def submit(self, requests: Sequence[Request], deadline: float | None) -> Any:
         """Queue ``requests``; returns the handle :meth:`collect` takes."""
         requests = list(requests)
-        games = [isinstance(r, GameRequest) for r in requests]
-        if any(games) and not all(games):
-            raise ValueError("a batch holds card-point or game-point requests, not both")
-        if any(games) and not self.game_points:
+        kinds = {_kind(r) for r in requests}
+        if len(kinds) > 1:
+            raise ValueError("a batch holds requests of one kind (card points, game points "
+                             "or Trischaken)")
+        kind = kinds.pop() if kinds else "cards"
+        if kind == "games" and not self.game_points:
             raise ValueError("this solver has no game-point solves (no rules given)")
-        fake = self.solve_game if all(games) else self.solve_batch
+        if kind == "trischaken" and not self.trischaken:
+            raise ValueError("this solver has no Trischaken solves (no rules given)")
+        fake = {"games": self.solve_game, "trischaken": self.solve_trischaken,
+                "cards": self.solve_batch}[kind]
         if fake is not None:
             return requests, None
         self.start()
@@ -339,12 +413,17 @@ class ExactSolver:
         requests, futures = handle
         if not requests:
             return []
-        games = isinstance(requests[0], GameRequest)
+        kind = _kind(requests[0])
+        games = kind == "games"
         if futures is None:
             if games:
                 nets = [float(self.solve_game(r)) for r in requests]
                 self.game_solves += len(nets)
                 return nets
+            if kind == "trischaken":
+                points = [tuple(int(v) for v in self.solve_trischaken(r)) for r in requests]
+                self.trischaken_solves += len(points)
+                return points
             values = [int(v) for v in self.solve_batch([tuple(r[:2]) for r in requests])]
             self.solves += len(values)
             return list(values)
@@ -365,6 +444,10 @@ class ExactSolver:
                 self.game_seconds += seconds
                 self.game_unfinished += value is None
                 self.game_solves += value is not None
+            elif kind == "trischaken":
+                self.trischaken_seconds += seconds
+                self.trischaken_solves += value is not None
+                self.unfinished += value is None
             elif value is None:
                 self.unfinished += 1
             else:
@@ -393,3 +476,11 @@ class ExactSolver:
         for _ in self._threads:
             self._queue.put(None)
         self._threads = []
+
+
+def _kind(request: Any) -> str:
+    if isinstance(request, GameRequest):
+        return "games"
+    if isinstance(request, TrischakenRequest):
+        return "trischaken"
+    return "cards"

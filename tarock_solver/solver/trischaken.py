@@ -29,6 +29,7 @@ from ..rules import Rules
 from ._kernels import trischaken as kernel
 from ._kernels.stats import (
     ST_ABORTED,
+    ST_DEADLINE,
     ST_NODES,
     ST_QB_CUTS,
     ST_TT_CUTS,
@@ -126,6 +127,12 @@ class TrischakenSearch:
     def clear(self) -> None:
         """Empty the transposition table (never needed for correctness)."""
         self.tt.fill(0)
+
+    def interrupt(self) -> None:
+        """Make a search in progress on another thread give up at its next clock check,
+        as :meth:`~.cardpoints.CardPointSearch.interrupt` does."""
+        if self._counters[ST_DEADLINE] > 0:
+            self._counters[ST_DEADLINE] = 1
 
     def legal(self, position: Position) -> int:
         """Mask of the Trischaken-legal cards of the player to move (the kernel's rules)."""
