@@ -83,7 +83,13 @@ def test_json_and_csv_of_a_strong_solo(capsys, tmp_path) -> None:
     rows = {(r["contract"], r["option"]): r for r in data["table"]}
     assert rows[("solo", "plain")]["samples"] == 10
     assert rows[("solo", "plain")]["mean_net_se"] is not None  # 10 exact worlds: an SE
-    assert rows[("pass", "plain")]["mean_net"] == 0
+    # passing: my net when the others bid by the policy, with what it is made of
+    passing = rows[("pass", "plain")]
+    assert isinstance(passing["mean_net"], float)
+    assert isinstance(passing["mean_net_se"], float)  # 8 exact worlds once Solo is done
+    assert abs(sum(o["share"] for o in passing["pass_outcomes"]) - 1) < 1e-9
+    assert all(set(o) >= {"declarer", "contract", "share", "mean_net"}
+               for o in passing["pass_outcomes"])
     with open(path, newline="") as fh:
         reader = csv.DictReader(fh)
         assert tuple(reader.fieldnames[:len(SCHEMA_COLUMNS)]) == SCHEMA_COLUMNS

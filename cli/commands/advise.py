@@ -83,6 +83,11 @@ def _text_table(df) -> str:
 @click.option("--jobs", type=click.IntRange(0, 256), default=0, show_default=True,
               help="Exact-solver threads, 0 = one per available core (the numbers do not "
                    "depend on it; more threads give more exact worlds within --time-limit).")
+@click.option("--opponents", type=click.Choice(["policy", "pass"]), default="policy",
+              show_default=True,
+              help="What passing is worth: 'policy' — the others bid by the adviser's own "
+                   "policy and you defend their game or play the all-pass game; 'pass' — "
+                   "they never bid (passing is worth 0).")
 @click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False),
               help="Write the advice table (NOTATION.md 5.3 advice schema) to FILE.")
@@ -93,8 +98,8 @@ def _text_table(df) -> str:
 @click.pass_obj
 def command(settings: Settings, words: tuple[str, ...], seat: str | None, contract: str | None,
             talon: str | None, samples: int, time_limit: float, run_to_limit: bool, seed: int,
-            jobs: int, as_json: bool, csv_path: str | None, plot_path: str | None,
-            verbose: bool, no_progress: bool) -> None:
+            jobs: int, opponents: str, as_json: bool, csv_path: str | None,
+            plot_path: str | None, verbose: bool, no_progress: bool) -> None:
     """Bidding advice for one hand: P(make), expected card points and net game points
     per contract and announcement, with standard errors, and a recommendation.
 
@@ -125,7 +130,7 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
     req = AdviceRequest(hand=inp.hand, seat=inp.seat, rules=rules, rules_name=rules.name,
                         overrides=dict(settings.opts), contracts=contracts, talon=inp.talon,
                         others=inp.others, limit=AdviceLimit(time_limit, samples, stop_when_firm=not run_to_limit), seed=seed,
-                        jobs=jobs, progress=not no_progress)
+                        jobs=jobs, opponents=opponents, progress=not no_progress)
     adv = advise(req)
 
     if csv_path:
@@ -155,6 +160,12 @@ def advice_json(inp: AdviceInput, rules: Rules, adv: Advice) -> str:
         "meta": adv.meta.to_json(), "recommendation": adv.recommendation.to_json(),
         "table": _records(adv.table), "announcements": _records(adv.announcements),
     }
+    passing = next((r for r in adv.rows if r.kind == "pass"), None)
+    for row in out["table"]:
+        if row["contract"] == "pass":
+            row["pass_outcomes"] = ([] if passing is None else
+                                    [{**o, "declarer": None if o["declarer"] is None
+                                      else SEATS[o["declarer"]]} for o in passing.outcomes])
     return json.dumps(_clean(out), default=_json_default, ensure_ascii=False, indent=2)
 
 

@@ -18,6 +18,7 @@ from .cv import MIN_BIRD_WORLDS, MIN_EXACT
 from .decision import recommend, waiting_for
 from .exact import ExactSolver
 from .infoset import warm_evaluator
+from .passing import check_opponents, make_passing
 from .problem import Problem, make_problem
 from .progress import ProgressReporter
 from .results import Advice, RunMeta, build_table
@@ -32,7 +33,15 @@ __all__ = ["advise", "firm_time_limit"]
 _NICE_LIMITS = (20, 30, 45, 60, 90, 120, 180, 300, 450, 600)
 
 PASS_NOTE = ("Passing is valued at 0 game points: it assumes that when you pass nobody "
-             "scores against you (the others' games, which you would defend, are not modelled).")
+             "scores against you (--opponents pass; the others' games are not modelled).")
+PASS_POLICY_NOTE = (
+    "Passing: on every world the other two bid by the adviser's policy (the bidding "
+    "model's value of each contract for their hand; a player bids what it puts above 0); "
+    "a declarer exchanges by the adviser's talon decision on his own hand and talon and "
+    "plays plain, and your net is a defender's (the evaluator on every world, exact "
+    "solves as its correction; no contra, no silent birds); when all pass, your "
+    "Trischaken result (its evaluator; exact: the paranoid value, the others sharing the "
+    "rest evenly) or 0 for a redeal.")
 
 
 def advise(req: AdviceRequest) -> Advice:
@@ -40,7 +49,9 @@ def advise(req: AdviceRequest) -> Advice:
     limit = req.limit
     view = RulesView(req.rule_profile())
     problem: Problem = make_problem(req, view.rules)
-    exact = ExactSolver(req.jobs, req.solve_batch, rules=view.rules, solve_game=req.solve_game)
+    check_opponents(req.opponents)
+    exact = ExactSolver(req.jobs, req.solve_batch, rules=view.rules, solve_game=req.solve_game,
+                        solve_trischaken=req.solve_trischaken)
     exact.start()  # the solver threads load their kernels meanwhile
     # The evaluator is loaded before the clock starts: on a fresh install its kernels
     # compile (seconds, once), which must not eat the time limit.
@@ -84,7 +95,10 @@ def advise(req: AdviceRequest) -> Advice:
         bar.refresh()
 
     try:
-        result = run_engine(problem, req.settings, exact, limit, progress=progress, firm=firm)
+        passing = (make_passing(view.rules, req.seat, view.score_fn())
+                   if req.opponents == "policy" and problem.given_talon is None else None)
+        result = run_engine(problem, req.settings, exact, limit, progress=progress, firm=firm,
+                            passing=passing)
     finally:
         if bar is not None:
             if limit.timed:
@@ -156,7 +170,7 @@ def advise(req: AdviceRequest) -> Advice:
             "contract's, once plain play has its game-point worlds); P(won) is the bird "
             "model's.",
             "Contras are not modelled (the declarer does not choose them).",
-            PASS_NOTE,
+            PASS_NOTE if passing is None else PASS_POLICY_NOTE,
         ],
         stopped_firm=stopped_firm,
         waiting_for=still_waiting,

@@ -36,7 +36,7 @@ from .results import (
     Recommendation,
     RunnerUp,
 )
-from .rows import gain
+from .rows import PASS_KIND, gain
 from .series import ContractSeries
 
 __all__ = ["ANNOUNCE_ALPHA", "CONDITIONAL_CONTRACT", "FIRM_NET_SE", "FIRM_POINTS_SE",
@@ -80,10 +80,14 @@ def waiting_for(rec: Recommendation, rows: Sequence[OptionRow]) -> str | None:
     if rec.runner_up is not None:
         pairs.append((rec.runner_up.contract, rec.runner_up.option))
     for contract, option in pairs:
-        if contract == "pass":
-            continue
         row = next((r for r in rows if r.contract == contract and r.option == option), None)
         if row is None:
+            continue  # passing worth 0 exactly (the others never bid) needs no SE
+        if row.kind == PASS_KIND:
+            if not row.net.has_se or row.net.se > FIRM_NET_SE:
+                se = f"{row.net.se:.1f}" if row.net.has_se else "none yet"
+                return (f"a close call: SE(E[net]) of passing ≤ {FIRM_NET_SE:g} "
+                        f"(now {se})")
             continue
         net = row.net_birds if contract in birds and row.net_birds is not None else row.net
         if not net.has_se or net.se > FIRM_NET_SE:
@@ -105,27 +109,48 @@ def _net(contract: str, birds: frozenset[str]) -> str:
 def _paired(series: dict[str, ContractSeries], a: OptionRow | None, b: OptionRow | None,
             birds: frozenset[str] = frozenset(), *, worlds: np.ndarray | None = None,
             min_prefix: int = MIN_EXACT) -> Estimate:
-    """E[a] − E[b] in net game points on common worlds (None: passing, 0), optionally on
+    """E[a] − E[b] in net game points on common worlds (None: passing), optionally on
     the masked ``worlds``."""
     return combine(_pair_terms(series, a, b, birds, worlds), min_prefix=min_prefix)
 
 
 def _pair_terms(series: dict[str, ContractSeries], a: OptionRow | None, b: OptionRow | None,
                 birds: frozenset[str], worlds: np.ndarray | None) -> list:
-    """The control-variate terms of E[a] − E[b] (None: passing, 0)."""
+    """The control-variate terms of E[a] − E[b] (None: passing)."""
     terms = []
     if a is not None:
         terms += series[a.key].terms(a.policy, _net(a.contract, birds), worlds=worlds)
+    else:
+        terms += _pass_terms(series, 1.0, worlds)
     if b is not None:
         terms += series[b.key].terms(b.policy, _net(b.contract, birds), -1.0,
                                           worlds=worlds)
+    else:
+        terms += _pass_terms(series, -1.0, worlds)
     return terms
+
+
+def _pass_terms(series: dict[str, ContractSeries], weight: float,
+                worlds: np.ndarray | None = None) -> list:
+    """The control-variate terms of passing's net (none when passing is worth 0: the
+    others never bid)."""
+    passing = getattr(series, "passing", None)
+    return [] if passing is None else passing.terms(weight, worlds)
+
+
+def pass_estimate(series: dict[str, ContractSeries], worlds: np.ndarray | None = None,
+                  min_prefix: int = MIN_EXACT) -> Estimate:
+    """E[net] of passing (0 ± 0 when the others never bid), optionally on ``worlds``."""
+    terms = _pass_terms(series, 1.0, worlds)
+    if not terms:
+        return Estimate(0.0, 0.0, 0, 0)
+    return combine(terms, min_prefix=min_prefix)
 
 
 def pair_split(series: dict[str, ContractSeries], a: OptionRow | None, b: OptionRow | None,
                birds: frozenset[str] = frozenset(), *, worlds: np.ndarray | None = None,
                min_prefix: int = MIN_EXACT) -> PairSplit:
-    """E[a] − E[b] (None: passing, 0) split into its two parts, and its empirical-Bayes
+    """E[a] − E[b] (None: passing) split into its two parts, and its empirical-Bayes
     posterior under cv's two-level model.
 
     The paired difference is the evaluator's part (its mean over every world) plus the
@@ -149,14 +174,14 @@ def _close(diff: Estimate) -> bool:
 
 
 def _next_best(cands: Sequence[tuple[OptionRow, float]], best: OptionRow,
-               talon_mode: bool) -> OptionRow | None:
+               talon_mode: bool, pass_value: float = 0.0) -> OptionRow | None:
     """The runner-up to ``best`` among ``(row, estimate)`` pairs: the best other contract
-    (in talon mode, any other option), or None — passing — when that is worth ≤ 0 outside
-    talon mode."""
+    (in talon mode, any other option), or None — passing — when that is worth no more
+    than passing (``pass_value``) outside talon mode."""
     others = [c for c in cands
               if (c[0] is not best if talon_mode else c[0].contract != best.contract)]
     nxt = max(others, key=lambda c: (c[1], -c[0].policy), default=None)
-    if nxt is None or (nxt[1] <= 0 and not talon_mode):
+    if nxt is None or (nxt[1] <= pass_value and not talon_mode):
         return None
     return nxt[0]
 
@@ -260,7 +285,8 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
             continue
         cands.append((r, e))
     firm = [(r, e) for r, e in cands if e.has_se]
-    best, value = None, (0.0 if allow_pass else -math.inf)
+    pass_value = pass_estimate(series, mask, half).mean if allow_pass else -math.inf
+    best, value = None, pass_value
     for r, e in firm or cands:
         if e.mean > value + 1e-12:
             best, value = r, e.mean
@@ -270,7 +296,7 @@ def _half_choice(series: dict[str, ContractSeries], rows: Sequence[OptionRow],
     if best is None:
         runner = max(firm, key=lambda c: (c[1].mean, -c[0].policy))[0]
     else:
-        runner = _next_best([(r, e.mean) for r, e in firm], best, not allow_pass)
+        runner = _next_best([(r, e.mean) for r, e in firm], best, not allow_pass, pass_value)
         if runner is None and not allow_pass:
             return best
     diff = _paired(series, best, runner, birds, worlds=mask, min_prefix=half)
@@ -290,9 +316,10 @@ def _held_out(series: dict[str, ContractSeries], rows: Sequence[OptionRow], worl
     for pick, other in zip(picks, reversed(halves), strict=True):
         for what in parts:
             if pick is None:
-                zero = 0.0 if what == "net" else math.nan
-                parts[what].append(Estimate(zero, 0.0 if what == "net" else math.nan,
-                                            int(other.sum()), int(other.sum())))
+                parts[what].append(pass_estimate(series, other, MIN_EXACT // 2)
+                                   if what == "net" else
+                                   Estimate(math.nan, math.nan, int(other.sum()),
+                                            int(other.sum())))
             else:
                 key = _net(pick.contract, birds) if what == "net" else what
                 parts[what].append(combine(series[pick.key].terms(pick.policy, key,
@@ -325,6 +352,7 @@ def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
     is made among the opening bids (Lower left out), and when the seat may bid Lower
     ``if_senior_three`` holds the best answer to a senior's Three (Three left out).
     """
+    rows = [r for r in rows if r.kind != PASS_KIND]  # passing is the None option
     if talon_mode:
         return _with_birds(series, rows, talon_mode=True)
     opening = [r for r in rows if r.contract != CONDITIONAL_CONTRACT]
@@ -381,6 +409,7 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
                              + (f"the evaluator's, their exact corrections shrunk (n of them "
                                 f"count n/(n+{TENTATIVE_SHRINK:g}))" if some else
                                 "the evaluator's alone"))
+    passing = pass_estimate(series) if not talon_mode else Estimate(-math.inf, 0.0, 0, 0)
     best = max(pool, key=lambda r: (r.net.mean, -r.policy), default=None)
     # An option left out of the firm pool for want of exact worlds may still look better.
     # Its estimate (the correction shrunk, see cv) is then the better bet on what is
@@ -388,7 +417,7 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
     passed_over = None  # the firm best, when a tentative option beat it
     if firm and best is not None:
         better = max((r for r in allowed if not r.net.has_se and math.isfinite(r.net.mean)
-                      and r.net.mean > max(best.net.mean, 0.0 if not talon_mode else -math.inf)
+                      and r.net.mean > max(best.net.mean, passing.mean)
                       and (talon_mode or r.contract != best.contract)),
                      key=lambda r: (r.net.mean, -r.policy), default=None)
         if better is not None:
@@ -397,7 +426,8 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
                 f"{better.net.exact} exact worlds (fewer than {MIN_EXACT}); "
                 f"{best.contract} {best.option} is the best with an SE")
             best, passed_over = better, best
-    choice = best if best is not None and (best.net.mean > 0 or talon_mode) else None
+    choice = best if best is not None and (best.net.mean > passing.mean or talon_mode) \
+        else None
     if choice is None:
         runner = best  # passing is recommended: the best bid is the runner-up
     else:
@@ -405,9 +435,10 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
         # behind the best but short of exact worlds is the real alternative (and, with
         # no SE for their difference, makes the call close), not the next firm one.
         runner = _next_best([(r, r.net.mean) for r in allowed if math.isfinite(r.net.mean)],
-                            choice, talon_mode)  # None: passing is the runner-up
-        if passed_over is not None:  # the runner-up (passing if it is worth ≤ 0)
-            runner = passed_over if talon_mode or passed_over.net.mean > 0 else None
+                            choice, talon_mode, passing.mean)  # None: passing is the runner-up
+        if passed_over is not None:  # the runner-up (passing if it is worth no more)
+            runner = passed_over if talon_mode or passed_over.net.mean > passing.mean \
+                else None
     settled = False
     # a close call between two firm options (passing is one) goes where the posterior says
     if firm and passed_over is None and (runner is not None
@@ -430,7 +461,8 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
             close = _close(diff)
             better, weight = p_better(split), split.correction_weight
         return Recommendation(
-            worlds=worlds, contract="pass", option="plain", mean_net=0.0, mean_net_se=0.0,
+            worlds=worlds, contract="pass", option="plain", mean_net=passing.mean,
+            mean_net_se=passing.se,
             mean_points=math.nan, mean_points_se=math.nan, p_make=math.nan,
             runner_up=runner_up, close_call=close, settled=settled,
             tentative=bool(tentative_why), tentative_reasons=tuple(tentative_why),
@@ -452,7 +484,7 @@ def _recommend_pool(series: dict[str, ContractSeries], rows: Sequence[OptionRow]
                             == (choice.contract, choice.option) for c in held["choices"]),
         runner_up=RunnerUp(contract=runner.contract if runner else "pass",
                            option=runner.option if runner else "plain",
-                           mean_net=runner.net.mean if runner else 0.0,
+                           mean_net=runner.net.mean if runner else passing.mean,
                            mean_points=runner.points.mean if runner else math.nan,
                            mean_points_se=runner.points.se if runner else math.nan,
                            difference=diff.mean, difference_se=diff.se, split=split),

@@ -19,6 +19,7 @@ import numpy as np
 from ..cards import TAROCK_MASK, thirds_of
 from ..errors import DealError
 from ..estimate import load_evaluator
+from ..estimate.bidding import contract_values
 from ..talon import Exchange, exchanges
 from .announcements import Policy
 from .evaluate import PlayTask, Scorer, holding_class
@@ -41,8 +42,10 @@ def evaluate_positions(hands: np.ndarray, declarer: int) -> np.ndarray:
 
 
 def warm_evaluator() -> None:
-    """Load the evaluator and its kernels (compiled on a fresh install) with one call."""
+    """Load the evaluator and the bidding model and their kernels (compiled on a fresh
+    install) with one call each."""
     evaluate_positions(np.array([[1 << 53, 1 << 52, 1 << 51]], dtype=np.uint64), 0)
+    contract_values(np.array([1 << 53], dtype=np.uint64), np.zeros(1, dtype=np.int64))
 
 
 def inner_hands(knowledge: Knowledge, seed: int, stream: int, index: Sequence[int], count: int,

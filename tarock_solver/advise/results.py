@@ -245,6 +245,9 @@ class OptionRow:
     net_cards: Estimate | None = None
     #: The series the row comes from (:attr:`~.problem.ContractPlan.key`; "": the contract).
     series: str = ""
+    #: Passing's row: per outcome of the others' auction, its share of the worlds and my
+    #: mean net there (``declarer``, ``contract``, ``share``, ``mean_net``, ``exact_worlds``).
+    outcomes: list[dict] | None = None
 
     @property
     def key(self) -> str:
@@ -277,7 +280,8 @@ class Advice:
 
 
 def build_table(rows: Sequence[OptionRow], key: dict) -> pd.DataFrame:
-    """The advice-schema table: a row per option, plus ``pass``."""
+    """The advice-schema table: a row per option, plus ``pass`` (its own row when the run
+    values passing, else worth 0 by definition)."""
     out = []
     for r in rows:
         out.append({**key, "contract": r.contract, "option": r.option, "samples": r.net.worlds,
@@ -293,6 +297,9 @@ def build_table(rows: Sequence[OptionRow], key: dict) -> pd.DataFrame:
                     "mean_net_birds_se": r.net_birds.se if r.net_birds else math.nan,
                     "bird_worlds": r.bird_worlds,
                     "mean_net_cards": (r.net_cards or r.net).mean})
+    if any(r.kind == "pass" for r in rows):
+        df = pd.DataFrame(out, columns=[*SCHEMA_COLUMNS, *EXTRA_COLUMNS])
+        return df.astype({"samples": "int32", "exact_worlds": "int32", "bird_worlds": "int32"})
     out.append({**key, "contract": "pass", "option": "plain", "samples": 0,
                 "win_prob": math.nan, "win_prob_se": math.nan, "mean_net": 0.0,
                 "mean_net_se": 0.0, "mean_points": math.nan, "kind": "pass",

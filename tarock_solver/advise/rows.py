@@ -17,7 +17,10 @@ from .cv import MIN_EXACT, Estimate, combine
 from .results import OptionRow
 from .series import ContractSeries
 
-__all__ = ["gain", "option_rows", "talon_behaviour"]
+__all__ = ["PASS_KIND", "gain", "option_rows", "pass_row", "talon_behaviour"]
+
+#: The kind of the row of passing (valued when the others bid; see :mod:`.passing`).
+PASS_KIND = "pass"
 
 
 def talon_behaviour(ser: ContractSeries) -> str:
@@ -47,8 +50,18 @@ def gain(ser: ContractSeries, policy: int, min_prefix: int,
     return combine(ser.gain_terms(policy, worlds), min_prefix=min_prefix)
 
 
+def pass_row(passing) -> OptionRow:
+    """Passing's row: my mean net when I pass (a :class:`~.passing.PassSeries`), with
+    what it is made of (``outcomes``); no card points or P(make) of mine."""
+    net = passing.estimate(MIN_EXACT)
+    none = Estimate(math.nan, math.nan, passing.worlds, 0)
+    return OptionRow("pass", 0, "plain", PASS_KIND, net, none, none, None, math.nan, False,
+                     "", None, 0, net, "pass", outcomes=passing.breakdown())
+
+
 def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
-    """A row per contract × policy, in the series' order (contracts never evaluated left out)."""
+    """A row per contract × policy, in the series' order (contracts never evaluated left
+    out), and passing's when the run values it."""
     rows = []
     for ser in series.values():
         if not ser.worlds:
@@ -74,4 +87,7 @@ def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
                                   birds if birds is not None else cards,
                                   made, ser.estimate(p, "points"), gain_,
                                   rate, cond, behaviour, birds, worlds, cards, ser.key))
+    passing = getattr(series, "passing", None)
+    if passing is not None and passing.worlds:
+        rows.append(pass_row(passing))
     return rows

@@ -51,13 +51,15 @@ class RulesView:
 
     def score_fn(self) -> ScoreFn:
         """``(contract, declarer, annset, thirds, valat, dealt, hand_after, defenders)``
-        → ``(net_declarer, made)`` through the scoring calculator."""
+        → ``(net_declarer, made)`` through the scoring calculator; with ``seat=`` the
+        net is that seat's instead (a defender's own, hand bonuses included)."""
         from ..scoring import ScoreInput, score
 
         rules = self.rules
 
         def fn(contract: str, declarer: int, annset: AnnSet, thirds: int, valat: bool,
-               dealt: int, hand_after: int, defenders: tuple[int, int]) -> tuple[float, bool]:
+               dealt: int, hand_after: int, defenders: tuple[int, int], *,
+               seat: int | None = None) -> tuple[float, bool]:
             dealt_hands = [0, 0, 0]
             dealt_hands[declarer] = dealt
             dealt_hands[(declarer + 1) % 3] = defenders[0]
@@ -72,6 +74,7 @@ class RulesView:
                 dealt=(dealt_hands[0], dealt_hands[1], dealt_hands[2]),
             )
             res = score(rules, inp)
-            return float(res.net_declarer), bool(res.made)
+            net = res.net_declarer if seat is None else res.nets[seat]
+            return float(net), bool(res.made)
 
         return fn

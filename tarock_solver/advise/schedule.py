@@ -21,7 +21,7 @@ import numpy as np
 from ..cards import BIRD_NAMES
 from ..estimate.gamepoints import game_point_parts
 from ..talon import Exchange
-from .cv import MIN_BIRD_WORLDS, MIN_WORLDS
+from .cv import MIN_BIRD_WORLDS, MIN_EXACT, MIN_WORLDS
 from .evaluate import PlayTask, Scorer
 from .exact import ExactSolver, GameRequest
 from .infoset import (
@@ -31,10 +31,11 @@ from .infoset import (
     evaluate_positions,
     inner_hands,
 )
+from .passing import PASS_KEY, PassSeries
 from .problem import Problem
 from .rulesview import RulesView
 from .sampling import STREAM_FRESH, STREAM_INNER, STREAM_WORLD, World, rng_for, world_at
-from .series import ContractSeries
+from .series import ContractSeries, SeriesSet
 from .settings import AdviceLimit, AdviceSettings
 
 __all__ = ["GAME_COST_PRIOR", "Engine", "EngineResult", "birds_fit", "run_engine"]
@@ -85,7 +86,7 @@ class Engine:
     """Runs both phases for one :class:`~.problem.Problem`."""
 
     def __init__(self, problem: Problem, settings: AdviceSettings, *,
-                 game_points: bool = False) -> None:
+                 game_points: bool = False, passing: PassSeries | None = None) -> None:
         self.p = problem
         self.s = settings
         #: Game-point solves for the birds (the solver can do them and they are asked for).
@@ -95,10 +96,15 @@ class Engine:
         self.birds_allowed: Callable[[], bool] = lambda: True
         self.view = RulesView(problem.rules)
         score_fn = self.view.score_fn()
-        self.series = {pl.key: ContractSeries(pl, Scorer(pl.contract, problem.seat,
-                                                         pl.annsets, score_fn),
-                                              cell_width=settings.cell_width)
-                       for pl in problem.plans}
+        self.series = SeriesSet(
+            (pl.key, ContractSeries(pl, Scorer(pl.contract, problem.seat, pl.annsets, score_fn),
+                                    cell_width=settings.cell_width))
+            for pl in problem.plans)
+        #: What passing is worth (None: 0, the others never bid); never in talon mode.
+        self.passing = passing if problem.given_talon is None else None
+        self.series.passing = self.passing
+        #: Can the solver threads make Trischaken solves (passing's all-pass worlds)?
+        self.trischaken_exact = False
         for ser in self.series.values():
             if ser.plan.forbid:
                 ser.base = self.series[ser.contract]
@@ -195,6 +201,17 @@ class Engine:
                 ser.bird_estimates.append(float(birds[k]))
             ser.smooth()
         self._bird_options(active, est)
+        if self.passing is not None:
+            s = self.s
+            self.passing.add_world(j, world, seed=p.seed, inner=s.inner, screen=s.screen,
+                                   keep=s.keep, discard_mode=self.view.discard_mode,
+                                   reject_tarockless=self.view.redeal_no_tarock)
+
+    def pass_value(self) -> float:
+        """The evaluator's mean net of passing over the worlds so far (0: not valued)."""
+        if self.passing is None or not self.passing.worlds:
+            return 0.0
+        return float(np.mean(self.passing.values))
 
     def _bird_values(self, active: list[ContractSeries], est: np.ndarray) -> np.ndarray:
         """The game-point evaluator's value of each contract's silent birds in plain play
@@ -263,7 +280,7 @@ class Engine:
         best = {s.key: self.evaluator_best(s) for s in live}
         top = max(best.values(), default=-math.inf)
         if self.p.given_talon is None:
-            top = max(top, 0.0)  # passing
+            top = max(top, self.pass_value())  # passing
         # never a contract that has exact worlds (a contender, or one that was: at its
         # cap of exact worlds it is no longer among the contenders)
         keep = {s.key for s in self.contenders()} | {s.key for s in live if s.planned}
@@ -282,6 +299,8 @@ class Engine:
                          "bird_floors", "bird_p"):
                 del getattr(ser, name)[n:]
             ser._values.clear()
+        if self.passing is not None:
+            self.passing.truncate(n)
         return n
 
     # -- phase 2
@@ -291,11 +310,12 @@ class Engine:
         rules order), among the contracts whose card-point prefix (``games``: game-point
         prefix) is neither cut nor at its cap, and passing.
 
-        Passing is worth 0 exactly and needs no solve, but it takes its place in the
-        ranking: where the decision is between one contract and passing (a weak hand's
-        Three), that contract gets every exact world instead of sharing them with a
-        third option the evaluator ranks below passing.  In talon mode the contract is
-        bid, and passing is no option.
+        Passing takes its place in the ranking at the evaluator's mean net of it (0 when
+        the others never bid): where the decision is between one contract and passing (a
+        weak hand's Three), the two share the exact worlds instead of giving some to a
+        third option the evaluator ranks below passing (:meth:`pass_contends`; passing
+        worth 0 exactly needs none).  In talon mode the contract is bid, and passing is
+        no option.
 
         The ranking uses the evaluator's values only, never the exact corrections, so a
         contract's number of exact worlds does not depend on how its own corrections
@@ -312,18 +332,38 @@ class Engine:
         live = [s for s in live if s.base is None
                 or self.evaluator_best(s) >= self.evaluator_best(s.base)]
         ranked = sorted(live, key=lambda s: -self.evaluator_best(s))
-        # Contracts that take the same talon share their positions (Three and Lower):
-        # they count as one contender, so the second place goes to another decision.
-        # Passing (None) ranks above every contract the evaluator values below 0.
+        chosen = set(self._groups(ranked)[:self.s.contenders])
+        return [s for s in ranked if s.plan.take in chosen]
+
+    def _groups(self, ranked: list[ContractSeries]) -> list[int | None]:
+        """The decisions in the evaluator's order: contracts that take the same talon
+        share their positions (Three and Lower) and count as one, so the second place
+        goes to another decision; passing (None) ranks above every contract the
+        evaluator values below it."""
         may_pass = self.p.given_talon is None
+        value = self.pass_value()
         groups: list[int | None] = []
         for s in ranked:
-            if may_pass and None not in groups and self.evaluator_best(s) < 0.0:
+            if may_pass and None not in groups and self.evaluator_best(s) < value:
                 groups.append(None)
             if s.plan.take not in groups:
                 groups.append(s.plan.take)
-        chosen = set(groups[:self.s.contenders])
-        return [s for s in ranked if s.plan.take in chosen]
+        if may_pass and None not in groups:
+            groups.append(None)
+        return groups
+
+    def pass_contends(self) -> bool:
+        """Does passing get the next exact worlds: it is valued (the others bid), among
+        the ``settings.contenders`` best decisions, and its prefix neither cut nor at
+        its cap?"""
+        pas = self.passing
+        if pas is None or pas.cut or pas.planned >= self._cap_of(pas.worlds):
+            return False
+        live = [s for s in self.series.values() if not s.cut and s.planned < self._cap(s)]
+        live = [s for s in live if s.base is None
+                or self.evaluator_best(s) >= self.evaluator_best(s.base)]
+        ranked = sorted(live, key=lambda s: -self.evaluator_best(s))
+        return None in self._groups(ranked)[:self.s.contenders]
 
     def evaluator_best(self, ser: ContractSeries) -> float:
         """The evaluator's mean net of the contract's best option (cached per world count;
@@ -338,8 +378,10 @@ class Engine:
         return hit[1]
 
     def _cap(self, s: ContractSeries) -> int:
-        cap = s.worlds
-        return min(cap, self.s.max_exact) if self.s.max_exact is not None else cap
+        return self._cap_of(s.worlds)
+
+    def _cap_of(self, worlds: int) -> int:
+        return min(worlds, self.s.max_exact) if self.s.max_exact is not None else worlds
 
     def _games_due(self, ser: ContractSeries) -> bool:
         """Is the contract's next game-point world due (see :class:`AdviceSettings`)?"""
@@ -397,6 +439,17 @@ class Engine:
                         x.games_planned += 1
                     return request, [(x.key, 0) for x in served], j
         live = self.contenders()
+        pas = self.passing
+        # passing: with the contenders when it is one; else, once no contender wants
+        # more, up to the worlds of an SE (its row then has one, as the JSON promises)
+        if pas is not None and (
+                (self.pass_contends() and (not live or pas.planned
+                                           <= min(s.planned for s in live)))
+                or (not live and pas.planned < min(MIN_EXACT, self._cap_of(pas.worlds)))):
+            nxt = pas.next_request(self.trischaken_exact)
+            if nxt is not None:
+                request, j = nxt
+                return request, [(PASS_KEY, None)], j
         if not live:
             return None
         ser = min(live, key=lambda s: s.planned)  # min is stable: ties keep the ranking
@@ -415,6 +468,9 @@ class Engine:
         """Record an exact value of a contract: card points (``game`` None) or the net
         game points of its policy ``game`` (0: plain play; a bird option)
         (:meth:`ContractSeries.record`)."""
+        if contract == PASS_KEY and self.passing is not None:
+            self.passing.record(world, value)
+            return
         self.series[contract].record(world, value, game=game is not None, policy=game or 0)
 
 
@@ -439,8 +495,8 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                limit: AdviceLimit, *,
                progress: Callable[[str, int, int, Mapping[str, ContractSeries]], None]
                | None = None,
-               firm: Callable[[Mapping[str, ContractSeries]], str | None] | None = None
-               ) -> EngineResult:
+               firm: Callable[[Mapping[str, ContractSeries]], str | None] | None = None,
+               passing: PassSeries | None = None) -> EngineResult:
     """Both phases within the ``limit`` (its deadline counted from now; the solves'
     seconds end there, :mod:`.exact`); Ctrl-C ends the current phase with what is done.
 
@@ -449,11 +505,13 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
     the contracts' series as they stand: it may read them, never change them.
     ``firm(series)``, in a timed run whose limit asks for it, is asked every
     :data:`FIRM_EVERY` seconds of phase 2 what the answer still waits for; when it
-    answers None the run ends there (the solves in progress give up)."""
+    answers None the run ends there (the solves in progress give up).  ``passing``:
+    what passing is worth, valued on the same worlds (None: 0)."""
     start = time.time()
     deadline = limit.deadline(start)
     samples = limit.worlds
-    eng = Engine(problem, settings, game_points=exact.game_points)
+    eng = Engine(problem, settings, game_points=exact.game_points, passing=passing)
+    eng.trischaken_exact = exact.trischaken
     if deadline is not None:
         eng.birds_allowed = lambda: birds_fit(eng, exact, deadline)
     report = progress or (lambda phase, done, total, series: None)

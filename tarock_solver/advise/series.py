@@ -24,7 +24,7 @@ from .cv import MIN_EXACT, Estimate, PrefixTerm, bernoulli_variance, combine
 from .evaluate import PlayTask, Scorer
 from .problem import ContractPlan
 
-__all__ = ["SMOOTHING_SD", "SMOOTHING_WINDOW", "ContractSeries"]
+__all__ = ["SMOOTHING_SD", "SMOOTHING_WINDOW", "ContractSeries", "SeriesSet"]
 
 #: The evaluator's card-point error within one hand as the smoothed control variate of
 #: nets, results and announcement gains takes it (SD, card points): the pooled
@@ -426,3 +426,10 @@ def _grow(prefix: list, pending: dict, world: int, value: Any, kind: Callable, *
             return True
         prefix.append(kind(v))
     return False
+
+
+class SeriesSet(dict[str, ContractSeries]):
+    """A run's contract series by key, and ``passing``: what passing is worth
+    (a :class:`~.passing.PassSeries`; None: passing is worth 0, nobody scores)."""
+
+    passing: Any = None

@@ -137,7 +137,11 @@ class AdviceRequest:
     time answers with the worlds done).  ``solve_batch`` replaces the
     exact card-point solver (tests: ``[(hands, declarer), …] → points``) and
     ``solve_game`` the game-point one (a :class:`~.exact.GameRequest` → net);
-    with ``solve_batch`` and no ``solve_game`` there are no bird solves.
+    with ``solve_batch`` and no ``solve_game`` there are no bird solves;
+    ``solve_trischaken`` replaces the Trischaken one (a
+    :class:`~.exact.TrischakenRequest` → points).  ``opponents``: ``policy`` (the
+    others bid by the adviser's policy when I pass, :mod:`.passing`) or ``pass``
+    (they never bid: passing is worth 0).
     ``progress`` draws a bar on stderr; ``on_progress`` is called with an
     :class:`AdviceProgress` as the run goes (it only reads: the answer is the same
     with or without it).
@@ -156,6 +160,8 @@ class AdviceRequest:
     settings: AdviceSettings = field(default_factory=AdviceSettings)
     solve_batch: Callable | None = None
     solve_game: Callable | None = None
+    solve_trischaken: Callable | None = None
+    opponents: str = "policy"
     progress: bool = False
     on_progress: Callable[[AdviceProgress], None] | None = None
     deal_id: str = "hand"

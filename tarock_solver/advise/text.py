@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from ..cards import SEAT_NAMES
 from ..columns import align
 from .cv import MIN_EXACT
 from .decision import MIN_ANNOUNCE_GAIN
@@ -56,8 +57,28 @@ def _contract_rows(adv: Advice, names: dict[str, str]) -> list[list[str]]:
         out.append([names.get(r.contract, r.contract), _pct(r.made.mean, r.made.se),
                     _pm(r.points.mean, r.points.se, 1, False), _pm(r.net.mean, r.net.se),
                     exact, r.talon_behaviour or "–"])
-    out.append(["pass", "", "", "0 (see note)", "", ""])
+    passing = next((r for r in adv.rows if r.kind == "pass"), None)
+    if passing is None:
+        out.append(["pass", "", "", "0 (see note)", "", ""])
+    else:
+        exact = f"{passing.net.exact}/{worlds}"
+        if passing.net.exact < MIN_EXACT:
+            exact += " (evaluator)"
+        out.append(["pass", "", "", _pm(passing.net.mean, passing.net.se), exact,
+                    pass_outcome_text(passing.outcomes or [], names)])
     return out
+
+
+def pass_outcome_text(outcomes: list[dict], names: dict[str, str], top: int = 3) -> str:
+    """What passing leads to, most frequent first, e.g. ``M Three 30% (−8), all pass 55%``."""
+    parts = []
+    for o in outcomes[:top]:
+        if o["declarer"] is None:
+            what = "all pass" if o["contract"] == "trischaken" else o["contract"]
+        else:
+            what = f"{SEAT_NAMES[o['declarer']]} {names.get(o['contract'], o['contract'])}"
+        parts.append(f"{what} {100 * o['share']:.0f}% ({_num(o['mean_net'], 0, True)})")
+    return ", ".join(parts) or "–"
 
 
 def bird_line(adv: Advice, names: dict[str, str]) -> str | None:
@@ -133,7 +154,8 @@ def recommendation_line(adv: Advice, names: dict[str, str]) -> str:
         if not ru:
             return f"{head}: pass (no contract was evaluated)."
         return (f"{head}: pass. The best bid, {_label(names, ru.contract, ru.option)}, "
-                f"expects {_num(ru.mean_net, 1, True)} game points (passing: 0; difference "
+                f"expects {_num(ru.mean_net, 1, True)} game points (passing: "
+                f"{_num(rec.mean_net, 1, True)}; difference "
                 f"{_pm(ru.difference, ru.difference_se)})"
                 + (f" — close call{_settled(rec)}." if rec.close_call else "."))
     ins = rec.in_sample
@@ -220,7 +242,7 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
     names = {**names, **_plan_names(meta.exact_worlds, names)}
     lines = align(_contract_rows(adv, names),
                    ["contract", "P(make)", "E[card points]", "E[net game points]", "exact",
-                    "talon"])
+                    "talon / after a pass"])
     birds = bird_line(adv, names)
     if birds:
         lines.append(birds)

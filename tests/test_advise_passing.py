@@ -1,0 +1,164 @@
+"""What passing is worth: the others' bids by the policy, defending, the all-pass game."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from advise_fakes import FAST, all_trick_points, fake_trick_points
+
+from tarock_solver.advise import AdviceLimit, AdviceRequest, advise
+from tarock_solver.advise.exact import TrischakenRequest
+from tarock_solver.advise.passing import (
+    PassOutcome,
+    TrischakenNets,
+    make_passing,
+    policy_auction,
+    policy_call,
+)
+from tarock_solver.advise.rulesview import RulesView
+from tarock_solver.advise.sampling import World
+from tarock_solver.cards import thirds_of
+from tarock_solver.estimate.bidding import BID_CONTRACTS
+from tarock_solver.notation import parse_hand
+from tarock_solver.rules import load_rules
+
+WEAK = parse_hand("3,4,6.A432.A43.T87.T98")  # seat F: nothing to bid with
+MONSTER = parse_hand("22,21,20,19,18,17,16,15,14,13,12.K.K.K.KQ")
+
+
+def _values(**per_contract: float) -> np.ndarray:
+    row = [per_contract.get(c, -50.0) for c in BID_CONTRACTS]
+    return np.array([row, row, row], dtype=np.float64)
+
+
+def fake_trischaken(request: TrischakenRequest) -> tuple[int, ...]:
+    """Each seat's 'paranoid points': the points of its own hand (a stand-in)."""
+    return tuple(thirds_of(request.hands[s]) // 3 for s in request.seats)
+
+
+def test_policy_call_opens_with_the_best_and_then_goes_as_low_as_needed():
+    vals = {"three": 5.0, "two": 12.0, "one": -3.0}
+    assert policy_call(["pass", "three", "two", "one", "solo"], vals, None, False) == "two"
+    # later: a hold, where the standing bid is one he would play
+    assert policy_call(["pass", "two", "one", "hold"], vals, "two", True) == "hold"
+    assert policy_call(["pass", "one", "solo"], vals, "two", True) == "pass"
+    assert policy_call(["pass", "three", "two"], {"three": -1.0, "two": -2.0}, None,
+                       False) == "pass"
+
+
+def test_policy_auction_outcomes():
+    rules = load_rules("dummett")
+    hands = (WEAK, MONSTER, 0)
+    # every value below 0: all pass, and the profile plays Trischaken
+    assert policy_auction(rules, hands, 0, _values()) == PassOutcome(None, "trischaken")
+    # M and R both want Three; M is senior and holds it: M declares
+    out = policy_auction(rules, hands, 0, _values(three=4.0))
+    assert out == PassOutcome(1, "three")
+    # R goes higher than M will: R's Two
+    vals = _values(three=4.0)
+    vals[2, BID_CONTRACTS.index("two")] = 9.0
+    assert policy_auction(rules, hands, 0, vals) == PassOutcome(2, "two")
+    # all pass under a profile that redeals
+    redeal = load_rules("dummett", {"all_pass": "redeal"})
+    assert policy_auction(redeal, hands, 0, _values()) == PassOutcome(None, "redeal")
+    # my own row is never read: I pass
+    mine = _values()
+    mine[0, :] = 100.0
+    assert policy_auction(rules, hands, 0, mine).declarer is None
+
+
+def test_trischaken_nets_are_zero_sum_and_follow_the_score():
+    rules = load_rules("dummett")
+    nets = [TrischakenNets(rules, s) for s in range(3)]
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        v = tuple(int(x) for x in rng.integers(0, 40, 3))
+        assert sum(n.net(v) for n in nets) == 0
+    assert nets[0].net((30, 20, 10)) == -10  # the most points: the loser
+    assert nets[2].net((30, 20, 10)) == 5
+    assert nets[0].net((0, 30, 30)) == 20  # trickless, two tied losers
+    assert nets[0].net((20, 20, 20)) == 0
+    # the expectation over the evaluator's error: between the extremes, and symmetric
+    e = np.array([25.0, 25.0, 25.0])
+    assert abs(sum(n.expected(e, 62) for n in nets)) < 1e-9
+    # (a trickless other makes the loser pay 15)
+    assert -15 <= nets[0].expected(np.array([40.0, 10.0, 10.0]), 62) < -5
+
+
+def test_pass_series_records_a_defenders_exact_net():
+    rules = load_rules("dummett")
+    pas = make_passing(rules, 0, RulesView(rules).score_fn())
+    # fix the others' bids: M declares Three on every world
+    import tarock_solver.advise.passing as passing
+
+    deck = np.random.default_rng(2).permutation(54)
+    hands = tuple(sum(1 << int(c) for c in deck[16 * i:16 * i + 16]) for i in range(3))
+    talon = tuple(int(c) for c in deck[48:])
+    orig = passing.policy_auction
+    try:
+        passing.policy_auction = lambda r, h, me, values=None: PassOutcome(1, "three")
+        pas.add_world(0, World(hands, talon), seed=1, inner=16, screen=4, keep=4,
+                      discard_mode=rules.discard_tarock, reject_tarockless=True)
+    finally:
+        passing.policy_auction = orig
+    request, j = pas.next_request()
+    assert j == 0 and request[1] == 1
+    task = pas.tasks[0]
+    pas.record(0, task.in_play_points)  # the declarer takes every trick
+    assert pas.exact[0] < -20  # a defender pays for a Three won with everything
+    pas2 = make_passing(rules, 0, RulesView(rules).score_fn())
+    pas2.outcomes, pas2.tasks, pas2.hands = pas.outcomes, pas.tasks, pas.hands
+    pas2.estimates, pas2.values, pas2.sets = pas.estimates, pas.values, pas.sets
+    pas2.record(0, 0)  # ... or none
+    assert pas2.exact[0] > 0
+
+
+def _advise(hand, others, solve, *, samples=40, jobs=1, opponents="policy", seed=3,
+            settings=FAST, contracts=None):
+    return advise(AdviceRequest(hand=hand, seat=0, others=others, seed=seed, jobs=jobs,
+                                limit=AdviceLimit(seconds=None, worlds=samples),
+                                settings=settings, solve_batch=solve, contracts=contracts,
+                                solve_trischaken=fake_trischaken, opponents=opponents))
+
+
+def test_a_big_game_of_the_declarer_makes_passing_negative():
+    adv = _advise(WEAK, (None, MONSTER, None), all_trick_points)
+    row = next(r for r in adv.rows if r.kind == "pass")
+    assert all(o["declarer"] == 1 for o in row.outcomes), row.outcomes
+    assert row.net.exact >= 8 and row.net.has_se
+    assert row.net.mean < -20
+    assert math.isclose(sum(o["share"] for o in row.outcomes), 1.0)
+    # --opponents pass: worth 0, by definition
+    zero = _advise(WEAK, (None, MONSTER, None), all_trick_points, opponents="pass")
+    assert not any(r.kind == "pass" for r in zero.rows)
+    assert zero.table.set_index("contract").loc["pass", "mean_net"] == 0.0
+
+
+def test_pass_outcome_shares_add_up_and_the_table_has_the_row():
+    adv = _advise(WEAK, (None, None, None), fake_trick_points, samples=60)
+    row = next(r for r in adv.rows if r.kind == "pass")
+    assert math.isclose(sum(o["share"] for o in row.outcomes), 1.0)
+    assert {o["contract"] for o in row.outcomes} <= {"trischaken", *BID_CONTRACTS}
+    t = adv.table.set_index("contract").loc["pass"]
+    assert math.isfinite(t["mean_net"]) and t["mean_net"] == pytest.approx(row.net.mean)
+    # with every world's outcome exact, the estimate is the plain mean of the exact nets
+    pas_worlds = row.net.exact
+    assert pas_worlds >= 8
+
+
+def test_passing_is_the_same_for_any_number_of_jobs():
+    # the real card-point solver on threads (results arrive in any order), few solves
+    few = replace(FAST, max_exact=8, birds=False)
+    a = _advise(WEAK, (None, None, None), None, samples=24, jobs=1, settings=few,
+                contracts=("three",))
+    b = _advise(WEAK, (None, None, None), None, samples=24, jobs=2, settings=few,
+                contracts=("three",))
+    ra = next(r for r in a.rows if r.kind == "pass")
+    rb = next(r for r in b.rows if r.kind == "pass")
+    assert ra.net.exact == 8  # passing got its exact worlds, on two threads too
+    assert ra.outcomes == rb.outcomes
+    assert (ra.net.mean, ra.net.se, ra.net.exact) == (rb.net.mean, rb.net.se, rb.net.exact)
+    assert a.recommendation.contract == b.recommendation.contract
