@@ -162,3 +162,27 @@ def test_passing_is_the_same_for_any_number_of_jobs():
     assert ra.outcomes == rb.outcomes
     assert (ra.net.mean, ra.net.se, ra.net.exact) == (rb.net.mean, rb.net.se, rb.net.exact)
     assert a.recommendation.contract == b.recommendation.contract
+
+
+def test_passing_over_a_seniors_three_defends_it():
+    rules = load_rules("dummett")
+    view = RulesView(rules)
+    with pytest.raises(ValueError):
+        make_passing(rules, 0, view.score_fn(), senior_three=True)
+    deck = np.random.default_rng(5).permutation(54)
+    hands = tuple(sum(1 << int(c) for c in deck[16 * i:16 * i + 16]) for i in range(3))
+    world = World(hands, tuple(int(c) for c in deck[48:]))
+    assert make_passing(rules, 1, view.score_fn(), senior_three=True).outcome(world) \
+        == PassOutcome(0, "three")
+    assert make_passing(rules, 2, view.score_fn(), senior_three=True).outcome(world) \
+        .declarer in (0, 1)
+    # middlehand's answer to a senior's Three weighs Lower against defending that Three
+    adv = advise(AdviceRequest(hand=WEAK, seat=1, seed=2, jobs=1,
+                               limit=AdviceLimit(seconds=None, worlds=30), settings=FAST,
+                               solve_batch=fake_trick_points,
+                               solve_trischaken=fake_trischaken))
+    cond = adv.recommendation.if_senior_three
+    assert cond is not None
+    main = next(r for r in adv.rows if r.kind == "pass")
+    if cond.contract == "pass":
+        assert math.isfinite(cond.mean_net) and cond.mean_net != main.net.mean

@@ -102,6 +102,9 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
 @click.option("--first-seed", "advise_first_seed", type=click.IntRange(min=1), default=1,
               show_default=True, metavar="K",
               help="With --advise: the seeds are K, K+1, … (a bench run in parts).")
+@click.option("--opponents", "advise_opponents", type=click.Choice(["policy", "pass"]),
+              default="policy", show_default=True,
+              help="With --advise: what passing is worth, as tarock advise --opponents.")
 @click.option("--time-limit", "advise_time", type=Seconds(), default=30.0,
               show_default=True, metavar="SECONDS",
               help="With --advise: the time limit (cap) of each advice run; a run stops "
@@ -113,7 +116,7 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
             deals_file: str | None, no_cold: bool, repeat: int | None, gamepoints: bool,
             batch: bool,
             advise: bool, review: bool, estimate: bool, trischaken: bool, advise_seeds: int,
-            advise_first_seed: int, advise_time: float) -> None:
+            advise_first_seed: int, advise_opponents: str, advise_time: float) -> None:
     """Time the double-dummy solver on the shipped seeded deals.
 
     Deal i is played as a Solo-like game with declarer seat i % 3 and F leading; the
@@ -165,7 +168,7 @@ def command(settings: Settings, deals: int | None, threads_text: str, json_path:
         return
     if advise:
         _advise_bench(settings, deals, advise_seeds, advise_time, threads, json_path,
-                      first_seed=advise_first_seed)
+                      first_seed=advise_first_seed, opponents=advise_opponents)
         return
     if gamepoints:
         _gamepoint_ratio(settings, deals, node_limit, tricks, deals_file, json_path)
@@ -389,7 +392,8 @@ def _estimate_bench(count: int, json_path: str | None) -> None:
 
 
 def _advise_bench(settings: Settings, hands: int | None, seeds: int, time_limit: float,
-                  threads: int | None, json_path: str | None, *, first_seed: int = 1) -> None:
+                  threads: int | None, json_path: str | None, *, first_seed: int = 1,
+                  opponents: str = "policy") -> None:
     """The adviser's stability across seeds, SEs and wall times on the shipped hands."""
     import os
 
@@ -404,7 +408,7 @@ def _advise_bench(settings: Settings, hands: int | None, seeds: int, time_limit:
     doc = run_advise_bench(hands=PLAIN_HANDS + BIRD_HANDS if hands is None else hands,
                            seeds=seeds, first_seed=first_seed,
                            time_limit=time_limit, jobs=jobs, rules=settings.rules,
-                           overrides=dict(settings.opts),
+                           overrides=dict(settings.opts), opponents=opponents,
                            status=lambda msg: click.echo(msg, err=True))
     for line in format_advise_report(doc):
         click.echo(line)

@@ -15,7 +15,7 @@ import time
 
 from ..cards import SEAT_NAMES
 from .cv import MIN_BIRD_WORLDS, MIN_EXACT
-from .decision import recommend, waiting_for
+from .decision import CONDITIONAL_CONTRACT, recommend, waiting_for
 from .exact import ExactSolver
 from .infoset import warm_evaluator
 from .passing import check_opponents, make_passing
@@ -95,10 +95,14 @@ def advise(req: AdviceRequest) -> Advice:
         bar.refresh()
 
     try:
-        passing = (make_passing(view.rules, req.seat, view.score_fn())
-                   if req.opponents == "policy" and problem.given_talon is None else None)
+        passing = senior = None
+        if req.opponents == "policy" and problem.given_talon is None:
+            passing = make_passing(view.rules, req.seat, view.score_fn())
+            if any(pl.contract == CONDITIONAL_CONTRACT for pl in problem.plans):
+                # the seat may bid Lower over a senior's Three: passing then defends it
+                senior = make_passing(view.rules, req.seat, view.score_fn(), senior_three=True)
         result = run_engine(problem, req.settings, exact, limit, progress=progress, firm=firm,
-                            passing=passing)
+                            passing=passing, senior_three=senior)
     finally:
         if bar is not None:
             if limit.timed:

@@ -37,7 +37,7 @@ from .results import (
     RunnerUp,
 )
 from .rows import PASS_KIND, gain
-from .series import ContractSeries
+from .series import ContractSeries, SeriesSet
 
 __all__ = ["ANNOUNCE_ALPHA", "CONDITIONAL_CONTRACT", "FIRM_NET_SE", "FIRM_POINTS_SE",
            "MIN_ANNOUNCE_GAIN", "NOISE_SE", "REPLACED_CONTRACT", "announce_gate",
@@ -350,7 +350,8 @@ def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
     Lower and Three are never open to a bidder at the same time: Lower is legal only
     over a Three of a senior player, and then Three is gone.  So the recommendation
     is made among the opening bids (Lower left out), and when the seat may bid Lower
-    ``if_senior_three`` holds the best answer to a senior's Three (Three left out).
+    ``if_senior_three`` holds the best answer to a senior's Three (Three left out;
+    passing then defends that Three, when the run values passing).
     """
     rows = [r for r in rows if r.kind != PASS_KIND]  # passing is the None option
     if talon_mode:
@@ -359,7 +360,12 @@ def recommend(series: dict[str, ContractSeries], rows: Sequence[OptionRow], *,
     rec = _with_birds(series, opening)
     if len(opening) < len(rows):
         over = [r for r in rows if r.contract != REPLACED_CONTRACT]
-        rec = replace(rec, if_senior_three=_with_birds(series, over))
+        answer = series
+        senior = getattr(series, "senior_three", None)
+        if senior is not None:  # passing then means defending the senior's Three
+            answer = SeriesSet(series)
+            answer.passing = senior
+        rec = replace(rec, if_senior_three=_with_birds(answer, over))
     return rec
 
 

@@ -37,7 +37,7 @@ from .rulesview import RulesView
 from .sampling import Knowledge, World
 from .series import SMOOTHING_SD, SMOOTHING_WINDOW
 
-__all__ = ["OPPONENTS", "PASS_KEY", "STREAM_PASS", "PassOutcome", "PassSeries",
+__all__ = ["OPPONENTS", "PASS_KEY", "SENIOR_THREE_KEY", "STREAM_PASS", "PassOutcome", "PassSeries",
            "check_opponents", "policy_auction", "policy_call"]
 
 #: ``--opponents``: ``policy`` (the others bid by the adviser's policy) or ``pass``
@@ -49,6 +49,8 @@ STREAM_PASS = 5
 _ANY_AFTER = Policy("best", frozenset(), frozenset(ANNOUNCEMENT_NAMES), "combo")
 #: The name passing's series and row go by.
 PASS_KEY = "pass"
+#: The name of passing over a senior's Three (the answer to ``if_senior_three``).
+SENIOR_THREE_KEY = "pass/senior_three"
 #: The outcome label of an all-pass world.
 TRISCHAKEN = "trischaken"
 
@@ -124,6 +126,9 @@ class PassSeries:
     rules: Rules
     score_fn: Any
     trischaken: TrischakenNets | None = None
+    #: The series answers a senior player's Three: I pass and he plays it (the answer
+    #: to "if a senior bids Three", where passing means defending that Three).
+    senior_three: bool = False
     outcomes: list[PassOutcome] = field(default_factory=list)
     tasks: list[PlayTask | None] = field(default_factory=list)
     hands: list[tuple[int, int, int]] = field(default_factory=list)
@@ -147,10 +152,23 @@ class PassSeries:
         return len(self.values)
 
     # -- phase 1
+    def outcome(self, world: World) -> PassOutcome:
+        """How the world's auction ends when I pass: by the policy, or the senior's Three
+        when the series answers one (:attr:`senior_three`; the senior who values Three
+        more by the bidding model, when two are senior to me)."""
+        if not self.senior_three:
+            return policy_auction(self.rules, world.hands, self.me)
+        seniors = list(range(self.me))
+        if len(seniors) > 1:
+            v = contract_values(np.array([world.hands[s] for s in seniors], dtype=np.uint64),
+                                np.array(seniors))[:, BID_CONTRACTS.index("three")]
+            seniors = [seniors[int(np.argmax(v))]]
+        return PassOutcome(seniors[0], "three")
+
     def add_world(self, j: int, world: World, *, seed: int, inner: int, screen: int,
                   keep: int, discard_mode: str, reject_tarockless: bool) -> None:
         """World ``j``: the auction, the declarer's talon decision, the evaluator's value."""
-        out = policy_auction(self.rules, world.hands, self.me)
+        out = self.outcome(world)
         self.outcomes.append(out)
         self.hands.append(world.hands)
         if out.declarer is None:
@@ -172,7 +190,7 @@ class PassSeries:
         ex, choice = None, None
         if TALON_TAKE[c]:
             know = Knowledge(_only(world.hands, d)).with_talon(world.talon)
-            inn = inner_hands(know, seed, STREAM_PASS, (j,), inner,
+            inn = inner_hands(know, seed, STREAM_PASS, (j, int(self.senior_three)), inner,
                               reject_tarockless=reject_tarockless)
             choice = choose_exchange(dealt, d, world.talon, c, discard_mode, inn,
                                      screen=screen, keep=keep)
@@ -341,11 +359,15 @@ def check_opponents(value: str) -> str:
     return value
 
 
-def make_passing(rules: Rules, me: int, score_fn: Any) -> PassSeries:
+def make_passing(rules: Rules, me: int, score_fn: Any, *, senior_three: bool = False
+                 ) -> PassSeries:
     """The series of passing for seat ``me`` under ``rules`` (``score_fn``: the
-    scoring calculator's, :meth:`~.rulesview.RulesView.score_fn`)."""
+    scoring calculator's, :meth:`~.rulesview.RulesView.score_fn`); ``senior_three``:
+    passing over a senior's Three (``me`` must have a senior)."""
+    if senior_three and me == 0:
+        raise ValueError("forehand has no senior")
     tri = TrischakenNets(rules, me) if rules.all_pass == TRISCHAKEN else None
-    return PassSeries(me, rules, score_fn, tri)
+    return PassSeries(me, rules, score_fn, tri, senior_three=senior_three)
 
 
 #: Draws of the three seats' evaluator errors behind a Trischaken world's expected net:

@@ -31,7 +31,7 @@ from .infoset import (
     evaluate_positions,
     inner_hands,
 )
-from .passing import PASS_KEY, PassSeries
+from .passing import PASS_KEY, SENIOR_THREE_KEY, PassSeries
 from .problem import Problem
 from .rulesview import RulesView
 from .sampling import STREAM_FRESH, STREAM_INNER, STREAM_WORLD, World, rng_for, world_at
@@ -86,7 +86,8 @@ class Engine:
     """Runs both phases for one :class:`~.problem.Problem`."""
 
     def __init__(self, problem: Problem, settings: AdviceSettings, *,
-                 game_points: bool = False, passing: PassSeries | None = None) -> None:
+                 game_points: bool = False, passing: PassSeries | None = None,
+                 senior_three: PassSeries | None = None) -> None:
         self.p = problem
         self.s = settings
         #: Game-point solves for the birds (the solver can do them and they are asked for).
@@ -103,6 +104,9 @@ class Engine:
         #: What passing is worth (None: 0, the others never bid); never in talon mode.
         self.passing = passing if problem.given_talon is None else None
         self.series.passing = self.passing
+        #: Passing over a senior's Three (the ``if_senior_three`` answer's passing).
+        self.senior_three = senior_three if self.passing is not None else None
+        self.series.senior_three = self.senior_three
         #: Can the solver threads make Trischaken solves (passing's all-pass worlds)?
         self.trischaken_exact = False
         for ser in self.series.values():
@@ -201,11 +205,12 @@ class Engine:
                 ser.bird_estimates.append(float(birds[k]))
             ser.smooth()
         self._bird_options(active, est)
-        if self.passing is not None:
-            s = self.s
-            self.passing.add_world(j, world, seed=p.seed, inner=s.inner, screen=s.screen,
-                                   keep=s.keep, discard_mode=self.view.discard_mode,
-                                   reject_tarockless=self.view.redeal_no_tarock)
+        for pas in (self.passing, self.senior_three):
+            if pas is not None:
+                s = self.s
+                pas.add_world(j, world, seed=p.seed, inner=s.inner, screen=s.screen,
+                              keep=s.keep, discard_mode=self.view.discard_mode,
+                              reject_tarockless=self.view.redeal_no_tarock)
 
     def pass_value(self) -> float:
         """The evaluator's mean net of passing over the worlds so far (0: not valued)."""
@@ -299,8 +304,9 @@ class Engine:
                          "bird_floors", "bird_p"):
                 del getattr(ser, name)[n:]
             ser._values.clear()
-        if self.passing is not None:
-            self.passing.truncate(n)
+        for pas in (self.passing, self.senior_three):
+            if pas is not None:
+                pas.truncate(n)
         return n
 
     # -- phase 2
@@ -450,6 +456,13 @@ class Engine:
             if nxt is not None:
                 request, j = nxt
                 return request, [(PASS_KEY, None)], j
+        senior = self.senior_three
+        if not live and senior is not None \
+                and senior.planned < min(MIN_EXACT, self._cap_of(senior.worlds)):
+            nxt = senior.next_request(self.trischaken_exact)
+            if nxt is not None:
+                request, j = nxt
+                return request, [(SENIOR_THREE_KEY, None)], j
         if not live:
             return None
         ser = min(live, key=lambda s: s.planned)  # min is stable: ties keep the ranking
@@ -470,6 +483,9 @@ class Engine:
         (:meth:`ContractSeries.record`)."""
         if contract == PASS_KEY and self.passing is not None:
             self.passing.record(world, value)
+            return
+        if contract == SENIOR_THREE_KEY and self.senior_three is not None:
+            self.senior_three.record(world, value)
             return
         self.series[contract].record(world, value, game=game is not None, policy=game or 0)
 
@@ -496,7 +512,8 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
                progress: Callable[[str, int, int, Mapping[str, ContractSeries]], None]
                | None = None,
                firm: Callable[[Mapping[str, ContractSeries]], str | None] | None = None,
-               passing: PassSeries | None = None) -> EngineResult:
+               passing: PassSeries | None = None,
+               senior_three: PassSeries | None = None) -> EngineResult:
     """Both phases within the ``limit`` (its deadline counted from now; the solves'
     seconds end there, :mod:`.exact`); Ctrl-C ends the current phase with what is done.
 
@@ -506,11 +523,13 @@ def run_engine(problem: Problem, settings: AdviceSettings, exact: ExactSolver,
     ``firm(series)``, in a timed run whose limit asks for it, is asked every
     :data:`FIRM_EVERY` seconds of phase 2 what the answer still waits for; when it
     answers None the run ends there (the solves in progress give up).  ``passing``:
-    what passing is worth, valued on the same worlds (None: 0)."""
+    what passing is worth, valued on the same worlds (None: 0); ``senior_three``: what
+    passing over a senior's Three is worth (None: as ``passing``)."""
     start = time.time()
     deadline = limit.deadline(start)
     samples = limit.worlds
-    eng = Engine(problem, settings, game_points=exact.game_points, passing=passing)
+    eng = Engine(problem, settings, game_points=exact.game_points, passing=passing,
+                 senior_three=senior_three)
     eng.trischaken_exact = exact.trischaken
     if deadline is not None:
         eng.birds_allowed = lambda: birds_fit(eng, exact, deadline)

@@ -430,6 +430,8 @@ def _grow(prefix: list, pending: dict, world: int, value: Any, kind: Callable, *
 
 class SeriesSet(dict[str, ContractSeries]):
     """A run's contract series by key, and ``passing``: what passing is worth
-    (a :class:`~.passing.PassSeries`; None: passing is worth 0, nobody scores)."""
+    (a :class:`~.passing.PassSeries`; None: passing is worth 0, nobody scores), and
+    ``senior_three``: what passing over a senior's Three is worth (None: as ``passing``)."""
 
     passing: Any = None
+    senior_three: Any = None

@@ -151,15 +151,15 @@ def load_advise_hands(path: str | os.PathLike[str] | None = None,
     return hands
 
 
-def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules: Rules
-             ) -> dict[str, Any]:
+def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules: Rules,
+             opponents: str = "policy") -> dict[str, Any]:
     from ..advise import AdviceLimit, AdviceRequest, advise
 
     t0 = time.perf_counter()
     adv = advise(AdviceRequest(hand=hand.hand, seat=hand.seat, rules=rules,
                                rules_name=rules.name, overrides=dict(rules.overrides),
                                limit=AdviceLimit(time_limit, 1_000_000), seed=seed, jobs=jobs,
-                               deal_id=hand.id))
+                               deal_id=hand.id, opponents=opponents))
     seconds = time.perf_counter() - t0
     rec, meta = adv.recommendation, adv.meta
     contract = rec.contract
@@ -174,6 +174,12 @@ def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules
     # every contract's plain play, for the seed-to-seed check of the SEs
     by_contract = {c: {"points": _estimate(r.points), "net": _estimate(r.net)}
                    for c, r in plain.items()}
+    passing = next((r for r in adv.rows if r.kind == "pass"), None)
+    if passing is not None:  # what passing is worth (the others bid)
+        by_contract["pass"] = {"net": _estimate(passing.net),
+                               "outcomes": [{k: o[k] for k in ("declarer", "contract", "share",
+                                                               "mean_net")}
+                                            for o in passing.outcomes or []]}
     return {"seed": seed, "seconds": seconds, "contract": contract, "option": rec.option,
             "runner_up": runner, "close_call": bool(rec.close_call),
             "settled": bool(rec.settled),
@@ -276,12 +282,13 @@ def run_advise_bench(*, hands: int = PLAIN_HANDS + BIRD_HANDS, seeds: int = 5,
                      first_seed: int = 1, time_limit: float = 30.0,
                      jobs: int = 2, rules: str = "dummett",
                      overrides: dict[str, str] | None = None, path: str | None = None,
+                     opponents: str = "policy",
                      status: Callable[[str], None] = lambda msg: None) -> dict[str, Any]:
     """Run the adviser benchmark; the JSON-ready document.
 
     ``hands``: shipped hands after the demo hand; each is advised with
     ``time_limit`` seconds for ``seeds`` seeds from ``first_seed`` on (a bench can be run
-    in parts) on ``jobs`` solver threads.
+    in parts) on ``jobs`` solver threads; ``opponents`` as ``tarock advise`` takes it.
     """
     from ..rules import load_rules
     from .machine import machine_info
@@ -293,7 +300,8 @@ def run_advise_bench(*, hands: int = PLAIN_HANDS + BIRD_HANDS, seeds: int = 5,
         runs = []
         for seed in range(first_seed, first_seed + seeds):
             status(f"advise {k + 1}/{len(records)} {h.id} seed {seed}")
-            runs.append(_run_one(h, time_limit=time_limit, jobs=jobs, seed=seed, rules=profile))
+            runs.append(_run_one(h, time_limit=time_limit, jobs=jobs, seed=seed, rules=profile,
+                                 opponents=opponents))
         out.append({"id": h.id, "hand": h.text, "seat": SEATS[h.seat], "runs": runs,
                     "stable": _stable(runs), "stable_option": _stable(runs, option=True),
                     "consistent": consistent(runs)})
@@ -307,7 +315,7 @@ def run_advise_bench(*, hands: int = PLAIN_HANDS + BIRD_HANDS, seeds: int = 5,
         "machine": machine_info(),
         "config": {"hands": len(records), "seeds": seeds, "first_seed": first_seed,
                    "jobs": jobs, "rules": rules,
-                   "time_limit": time_limit},
+                   "time_limit": time_limit, "opponents": opponents},
         "summary": {
             "stable_share": sum(h["stable"] for h in out) / len(out) if out else None,
             "stable_option_share": (sum(h.get("stable_option", h["stable"]) for h in out)
