@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import math
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..cards import BIRD_BITS, TALON_SIZE, thirds_of
+from ..cards import BIRD_BITS, TALON_SIZE
 from ..errors import DealError, RulesError
 from ..estimate.gamepoints import smoothing_weights
 from ..rules import Rules, load_rules
@@ -30,7 +29,7 @@ from ..talon import TALON_TAKE, Exchange, talon_groups
 from .announcements import BIRD_ITEMS, CARD_POINT_ITEMS, NO_CARDS_MASK
 from .cv import MIN_EXACT, MIN_WORLDS, Estimate, PrefixTerm, combine
 from .defend_results import ContraRow, DefendAdvice, WorldDetail, advice_word
-from .evaluate import PlayTask, Scorer, holding_class
+from .evaluate import PlayTask, Scorer
 from .exact import ExactSolver
 from .infoset import choose_exchange, evaluate_positions, inner_hands
 from .sampling import Knowledge, World, world_at
@@ -322,33 +321,58 @@ def _solo_inner(p: DefendProblem, dealt: int, seed: int, j: int, count: int
     return rows, evaluate_positions(rows, p.declarer)
 
 
-def _inner_means(scorer: Scorer, p: DefendProblem, dealt: int, hand_after: int, pile: int,
-                 inner: np.ndarray, points: np.ndarray, sets: Sequence[int]) -> np.ndarray:
-    """The declarer's mean net of each scenario in ``sets`` over his inner worlds, scored
-    from the evaluator's rounded points (inner worlds alike in what the score sees are
-    scored once, as :func:`~.infoset.choose_announcements` does)."""
+def _plays(p: DefendProblem, d: int, hand_after: int, pile: int, inner: np.ndarray,
+           points: np.ndarray) -> list[tuple[tuple[int, int, int], int, float]]:
+    """The declarer's inner worlds as ``(hands after the exchange, pile, evaluator
+    points)``, his own hand fixed."""
+    out = []
+    for row, pts in zip(inner.tolist(), np.asarray(points).tolist(), strict=True):
+        row[d] = hand_after
+        out.append(((int(row[0]), int(row[1]), int(row[2])), pile, float(pts)))
+    return out
+
+
+def _auction_plays(p: DefendProblem, s: DefendSettings, seed: int, j: int, dealt: int
+                   ) -> list[tuple[tuple[int, int, int], int, float]]:
+    """Inner worlds of a declarer who has not seen the talon (a re-contra in the auction):
+    talon and other hands drawn, and in each his exchange by his choice on what he would
+    then see (a small inner sample of its own: ``screen`` worlds)."""
     d = p.declarer
-    d1, d2 = (d + 1) % 3, (d + 2) % 3
-    row = [int(h) for h in inner[0]]
-    row[d] = hand_after
-    in_play = thirds_of(row[0] | row[1] | row[2])
-    pts = np.clip(np.rint(points), 0, in_play // 3).astype(np.int64)
-    merged: Counter = Counter()
-    first: dict = {}
-    for k, h1, h2 in zip(pts.tolist(), inner[:, d1].tolist(), inner[:, d2].tolist(),
-                         strict=True):
-        key = (k, holding_class(h1), holding_class(h2))
-        merged[key] += 1
-        first.setdefault(key, (k, h1, h2))
+    hands = [0, 0, 0]
+    hands[d] = dealt
+    know = Knowledge((hands[0], hands[1], hands[2]))
+    out = []
+    for k in range(s.inner):
+        world = world_at(know, seed, STREAM_DEFEND_SOLO, j, k,
+                         reject_tarockless=p.rules.redeal_no_tarock)
+        inner = inner_hands(know.with_talon(world.talon), seed, STREAM_DEFEND_INNER, (j, k),
+                            s.screen, reject_tarockless=p.rules.redeal_no_tarock)
+        try:
+            ch = choose_exchange(dealt, d, world.talon, p.contract, p.rules.discard_tarock,
+                                 inner, screen=s.screen, keep=s.keep, forbid=p.dealt_without,
+                                 only=_allowed(p))
+        except DealError:  # this talon cannot keep a bird he announced: he plays anyway
+            ch = choose_exchange(dealt, d, world.talon, p.contract, p.rules.discard_tarock,
+                                 inner, screen=s.screen, keep=s.keep, forbid=p.dealt_without)
+        row = list(world.hands)
+        row[d] = ch.exchange.hand_after
+        pts = float(evaluate_positions(np.array([row], dtype=np.uint64), d)[0])
+        out.append(((row[0], row[1], row[2]), ch.exchange.declarer_pile_thirds, pts))
+    return out
+
+
+def _mean_nets(scorer: Scorer, p: DefendProblem, dealt: int,
+               plays: Sequence[tuple[tuple[int, int, int], int, float]],
+               sets: Sequence[int]) -> np.ndarray:
+    """The declarer's mean net of each scenario in ``sets`` over his inner worlds, scored
+    from the evaluator's rounded points."""
     total = np.zeros(len(sets))
-    for key, count in merged.items():
-        k, h1, h2 = first[key]
-        hands = [0, 0, 0]
-        hands[d], hands[d1], hands[d2] = hand_after, h1, h2
-        task = PlayTask((hands[0], hands[1], hands[2]), d, pile, dealt, p.contract)
-        out = scorer.outcome(task, pile + 3 * k, 3 * k == in_play, sets)
-        total += count * np.nan_to_num(out.net[list(sets)], nan=-math.inf)
-    return total / len(pts)
+    for hands, pile, points in plays:
+        task = PlayTask(hands, p.declarer, pile, dealt, p.contract)
+        k = int(np.clip(round(points), 0, task.in_play_points))
+        out = scorer.outcome(task, pile + 3 * k, 3 * k == task.in_play_thirds, sets)
+        total += np.nan_to_num(out.net[list(sets)], nan=-math.inf)
+    return total / max(1, len(plays))
 
 
 def _columns(p: DefendProblem) -> list[tuple[str, int]]:
@@ -402,8 +426,7 @@ def _evaluate_world(p: DefendProblem, scorer: Scorer, s: DefendSettings, seed: i
         dealt = world.hands[d]
         if TALON_TAKE[p.contract] == 0:
             ex, pile, hand_after, group = None, 0, dealt, ""
-            inner, inner_points = (_solo_inner(p, dealt, seed, j, s.inner)
-                                   if p.max_level >= 2 else (None, None))
+            inner, inner_points = _solo_inner(p, dealt, seed, j, s.inner)
             break
         hands = [0, 0, 0]
         hands[d] = dealt
@@ -427,9 +450,13 @@ def _evaluate_world(p: DefendProblem, scorer: Scorer, s: DefendSettings, seed: i
     hs[d] = hand_after
     task = PlayTask((hs[0], hs[1], hs[2]), d, pile, dealt, p.contract)
     recontra = {o: False for o in p.objects}
-    if p.max_level >= 2 and inner is not None:
+    if p.max_level >= 2:
+        # his re-contra is said when he has seen what the defender has: the talon only
+        # once it is exposed (his exchange's inner worlds), else his dealt hand alone
+        plays = (_auction_plays(p, s, seed, j, dealt) if p.stage == "b"
+                 else _plays(p, d, hand_after, pile, inner, inner_points))
         sets = [p.index[(o, lv)] for o in p.objects for lv in (1, 2)]
-        means = _inner_means(scorer, p, dealt, hand_after, pile, inner, inner_points, sets)
+        means = _mean_nets(scorer, p, dealt, plays, sets)
         for n, o in enumerate(p.objects):
             recontra[o] = bool(means[2 * n + 1] > means[2 * n])
     e = float(evaluate_positions(np.array([task.hands], dtype=np.uint64), d)[0])
