@@ -17,6 +17,7 @@ import click
 from tarock_solver.advise import AdviceLimit, DefendAdvice, DefendRequest, defend, parse_announced
 from tarock_solver.advise.defend import make_defend_problem
 from tarock_solver.advise.inputs import read_advice_input
+from tarock_solver.cards import CARD_IDS
 from tarock_solver.deal import capture_warnings
 from tarock_solver.diagram import can_show_symbols, hand_line
 from tarock_solver.errors import RulesError
@@ -98,7 +99,8 @@ def run_defend(settings: Settings, words: tuple[str, ...], options: dict[str, An
         adv.table.to_csv(csv_path, index=False, na_rep="", float_format="%.6g")
     if as_json:
         out = {"hand": format_cards(inp.hand),
-               "talon": format_cards(inp.talon) if inp.talon else None, **adv.to_json()}
+               "talon": " ".join(CARD_IDS[c] for c in inp.talon) if inp.talon else None,
+               **adv.to_json()}
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
     ascii_only = settings.ascii or not can_show_symbols(stdout_encoding())
@@ -122,7 +124,7 @@ def defend_lines(adv: DefendAdvice, hand: int, ascii_only: bool = False) -> list
     if adv.announced:
         lines.append("announced: " + ", ".join(f"{n}@{lv}" for n, lv in adv.announced))
     if adv.talon:
-        lines.append(f"talon: {format_cards(adv.talon)}"
+        lines.append(f"talon: {' '.join(CARD_IDS[c] for c in adv.talon)}"
                      + (f"   taken: {adv.taken}" if adv.taken else ""))
     lines += ["",
               f"Declarer makes: {_pm(100 * adv.p_make.mean, 100 * adv.p_make.se, '{:.0f}')} %   "

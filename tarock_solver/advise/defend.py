@@ -54,13 +54,17 @@ LEVEL_NAMES = {1: "contra", 2: "recontra", 3: "subcontra"}
 class DefendSettings:
     """How hard a run works: ``inner`` inner worlds behind each of the declarer's choices
     (exchange: all options on ``screen`` of them, the ``keep`` best on all; re-contra:
-    all of them); ``exact``: the first worlds solved exactly (None: every world);
+    all of them; a re-contra in the auction, before he has seen the talon:
+    ``auction_inner`` worlds, each with its own exchange chosen on ``auction_screen`` of
+    its own); ``exact``: the first worlds solved exactly (None: every world);
     ``evaluator_share``: the part of a time limit for evaluating worlds (the solves of
     the first worlds run meanwhile on the solver threads)."""
 
     inner: int = 32
     screen: int = 8
     keep: int = 8
+    auction_inner: int = 16
+    auction_screen: int = 4
     exact: int | None = 32
     evaluator_share: float = 0.5
 
@@ -336,17 +340,17 @@ def _auction_plays(p: DefendProblem, s: DefendSettings, seed: int, j: int, dealt
                    ) -> list[tuple[tuple[int, int, int], int, float]]:
     """Inner worlds of a declarer who has not seen the talon (a re-contra in the auction):
     talon and other hands drawn, and in each his exchange by his choice on what he would
-    then see (a small inner sample of its own: ``screen`` worlds)."""
+    then see (a small inner sample of its own: ``auction_screen`` worlds)."""
     d = p.declarer
     hands = [0, 0, 0]
     hands[d] = dealt
     know = Knowledge((hands[0], hands[1], hands[2]))
     out = []
-    for k in range(s.inner):
+    for k in range(s.auction_inner):
         world = world_at(know, seed, STREAM_DEFEND_SOLO, j, k,
                          reject_tarockless=p.rules.redeal_no_tarock)
         inner = inner_hands(know.with_talon(world.talon), seed, STREAM_DEFEND_INNER, (j, k),
-                            s.screen, reject_tarockless=p.rules.redeal_no_tarock)
+                            s.auction_screen, reject_tarockless=p.rules.redeal_no_tarock)
         try:
             ch = choose_exchange(dealt, d, world.talon, p.contract, p.rules.discard_tarock,
                                  inner, screen=s.screen, keep=s.keep, forbid=p.dealt_without,
