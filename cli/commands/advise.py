@@ -23,6 +23,7 @@ from tarock_solver.notation import SEATS, format_cards
 from tarock_solver.rules import Rules
 
 from ..main import Settings
+from ._defend import defend_options, run_defend, wants_defend
 from ._output import PLOT_SUFFIXES, check_output
 from ._params import Seconds
 from ._text import plain, stdout_encoding
@@ -95,11 +96,13 @@ def _text_table(df) -> str:
               help="Plot the card-point distribution per contract to FILE.png (matplotlib).")
 @click.option("--verbose", is_flag=True, help="Also print the solver statistics.")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+@defend_options
 @click.pass_obj
 def command(settings: Settings, words: tuple[str, ...], seat: str | None, contract: str | None,
             talon: str | None, samples: int, time_limit: float, run_to_limit: bool, seed: int,
             jobs: int, opponents: str, as_json: bool, csv_path: str | None,
-            plot_path: str | None, verbose: bool, no_progress: bool) -> None:
+            plot_path: str | None, verbose: bool, no_progress: bool,
+            **defending: object) -> None:
     """Bidding advice for one hand: P(make), expected card points and net game points
     per contract and announcement, with standard errors, and a recommendation.
 
@@ -108,6 +111,10 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
     """
     rules = settings.loaded_rules
     jobs = jobs or (os.cpu_count() or 1)
+    if wants_defend(defending):  # --defend: a defender's contra advice (cli/commands/_defend.py)
+        return run_defend(settings, words, defending, seat=seat, talon=talon,
+                          contract=contract, samples=samples, time_limit=time_limit, seed=seed,
+                          jobs=jobs, as_json=as_json, csv_path=csv_path, plot_path=plot_path)
     # Outputs are checked before the sampling: finding out at the end loses the run.
     if csv_path:
         check_output(csv_path, "--csv", suffixes=(".csv",))

@@ -20,13 +20,18 @@ The method: ``docs/ADVICE.md``.  Modules, one job each:
 * :mod:`.announcements` — announcement sets and announcing policies;
 * :mod:`.evaluate` — scoring a card-point result into net game points;
 * :mod:`.rulesview` — what the adviser asks of a rule profile;
-* :mod:`.inputs`, :mod:`.plot` — reading the question, plotting the answer.
+* :mod:`.inputs`, :mod:`.plot` — reading the question, plotting the answer;
+* :mod:`.defend`, :mod:`.defend_results` — a defender's contra advice and its answer.
 """
 
 from .adviser import advise
+from .defend import DefendRequest, DefendSettings, contra_decision, defend, parse_announced
+from .defend_results import ContraRow, DefendAdvice
 from .inputs import DEMO_HAND, AdviceInput, read_advice_input
 from .results import Advice
 from .settings import AdviceLimit, AdviceProgress, AdviceRequest, AdviceSettings
 
 __all__ = ["DEMO_HAND", "Advice", "AdviceInput", "AdviceLimit", "AdviceProgress",
-           "AdviceRequest", "AdviceSettings", "advise", "read_advice_input"]
+           "AdviceRequest", "AdviceSettings", "ContraRow", "DefendAdvice", "DefendRequest",
+           "DefendSettings", "advise", "contra_decision", "defend", "parse_announced",
+           "read_advice_input"]

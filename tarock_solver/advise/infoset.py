@@ -10,7 +10,7 @@ after-talon announcements are chosen the same way (:func:`choose_announcements`)
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -111,11 +111,16 @@ def _values(options: Sequence[Exchange], inner: np.ndarray, seat: int) -> np.nda
 
 def choose_exchange(hand: int, seat: int, talon: Sequence[int], contract: str, mode: str,
                     inner: np.ndarray, *, screen: int = 8, keep: int = 8,
-                    forbid: int = 0) -> ExchangeChoice:
+                    forbid: int = 0, only: Callable[[Exchange], bool] | None = None
+                    ) -> ExchangeChoice:
     """The exchange with the best evaluator mean over the inner worlds (see the module);
     ``forbid``: cards the exchange must not take (a before-talon No Kings or No Trull),
-    unless every talon group holds one (the announcement is then broken anyway)."""
+    unless every talon group holds one (the announcement is then broken anyway);
+    ``only``: the exchanges allowed at all (a defender who saw the group taken and the
+    announcements made asks which of those the declarer chose)."""
     options = exchanges(hand, list(talon), contract, mode)
+    if only is not None:
+        options = [ex for ex in options if only(ex)]
     if not options:
         raise DealError(f"no legal exchange for {contract} with this hand and talon.")
     if forbid:
