@@ -186,3 +186,30 @@ def test_passing_over_a_seniors_three_defends_it():
     main = next(r for r in adv.rows if r.kind == "pass")
     if cond.contract == "pass":
         assert math.isfinite(cond.mean_net) and cond.mean_net != main.net.mean
+
+
+def test_contras_with_every_world_exact_give_the_plain_exact_mean():
+    """Plain play's net with the defenders' contras: with every world solved, the
+    estimate is the plain mean of the exact nets at the level the policy reached."""
+    from advise_fakes import request
+
+    from tarock_solver.advise.problem import make_problem
+    from tarock_solver.advise.schedule import Engine
+
+    req = request(contracts=("three",), samples=16, opponents="pass",
+                  settings=replace(FAST, max_exact=None, birds=False))
+    adv = advise(req)
+    eng = Engine(make_problem(req, req.rule_profile()), req.settings)
+    for j in range(16):
+        eng.evaluate_world(j)
+    ser = eng.series["three"]
+    pts = fake_trick_points([(t.hands, 0) for t in ser.tasks])
+    nets = [ser.contra.scorer(lv).outcome(t, t.pile_thirds + 3 * p,
+                                          3 * p == t.in_play_thirds).net[0]
+            for t, p, lv in zip(ser.tasks, pts, ser.contra_levels, strict=True)]
+    r = next(r for r in adv.rows if r.contract == "three" and r.kind == "plain")
+    assert r.net_contras.mean == pytest.approx(float(np.mean(nets)))
+    assert r.net_contras.has_se
+    assert r.contra_share == pytest.approx(float(np.mean(np.array(ser.contra_levels) > 0)))
+    # a contra doubles the game: the level changes the net wherever it was said
+    assert any(lv > 0 for lv in ser.contra_levels)

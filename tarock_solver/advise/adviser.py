@@ -173,7 +173,10 @@ def advise(req: AdviceRequest) -> Advice:
             "exact game-point solves with the bird announced as its correction (the best "
             "contract's, once plain play has its game-point worlds); P(won) is the bird "
             "model's.",
-            "Contras are not modelled (the declarer does not choose them).",
+            "Contras: the defenders' contras on plain play's game by their policy "
+            "(on what each sees, the declarer re-contra'ing where he expects to make) "
+            "are shown beside each contract's net; the recommendation is made without "
+            "them (contra is the defenders' choice).",
             PASS_NOTE if passing is None else PASS_POLICY_NOTE,
         ],
         stopped_firm=stopped_firm,

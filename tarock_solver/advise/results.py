@@ -27,7 +27,8 @@ SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "optio
                   "win_prob", "win_prob_se", "mean_net", "mean_net_se", "mean_points")
 EXTRA_COLUMNS = ("kind", "mean_points_se", "exact_worlds", "source", "gain", "gain_se",
                  "announce_rate", "conditional", "talon_behaviour", "mean_net_birds",
-                 "mean_net_birds_se", "bird_worlds", "mean_net_cards")
+                 "mean_net_birds_se", "bird_worlds", "mean_net_cards", "mean_net_contras",
+                 "mean_net_contras_se", "contra_share")
 
 
 class _Record:
@@ -248,6 +249,10 @@ class OptionRow:
     #: Passing's row: per outcome of the others' auction, its share of the worlds and my
     #: mean net there (``declarer``, ``contract``, ``share``, ``mean_net``, ``exact_worlds``).
     outcomes: list[dict] | None = None
+    #: Plain play's net when the defenders contra by their policy (None: not modelled),
+    #: and the share of worlds on which they said contra.
+    net_contras: Estimate | None = None
+    contra_share: float = math.nan
 
     @property
     def key(self) -> str:
@@ -296,7 +301,10 @@ def build_table(rows: Sequence[OptionRow], key: dict) -> pd.DataFrame:
                     "mean_net_birds": r.net_birds.mean if r.net_birds else math.nan,
                     "mean_net_birds_se": r.net_birds.se if r.net_birds else math.nan,
                     "bird_worlds": r.bird_worlds,
-                    "mean_net_cards": (r.net_cards or r.net).mean})
+                    "mean_net_cards": (r.net_cards or r.net).mean,
+                    "mean_net_contras": r.net_contras.mean if r.net_contras else math.nan,
+                    "mean_net_contras_se": r.net_contras.se if r.net_contras else math.nan,
+                    "contra_share": r.contra_share})
     if any(r.kind == "pass" for r in rows):
         df = pd.DataFrame(out, columns=[*SCHEMA_COLUMNS, *EXTRA_COLUMNS])
         return df.astype({"samples": "int32", "exact_worlds": "int32", "bird_worlds": "int32"})
@@ -306,6 +314,8 @@ def build_table(rows: Sequence[OptionRow], key: dict) -> pd.DataFrame:
                 "mean_points_se": math.nan, "exact_worlds": 0, "source": "by definition",
                 "gain": math.nan, "gain_se": math.nan, "announce_rate": math.nan,
                 "conditional": False, "talon_behaviour": "", "mean_net_birds": 0.0,
-                "mean_net_birds_se": 0.0, "bird_worlds": 0, "mean_net_cards": 0.0})
+                "mean_net_birds_se": 0.0, "bird_worlds": 0, "mean_net_cards": 0.0,
+                "mean_net_contras": 0.0, "mean_net_contras_se": 0.0,
+                "contra_share": math.nan})
     df = pd.DataFrame(out, columns=[*SCHEMA_COLUMNS, *EXTRA_COLUMNS])
     return df.astype({"samples": "int32", "exact_worlds": "int32", "bird_worlds": "int32"})

@@ -83,10 +83,17 @@ def option_rows(series: dict[str, ContractSeries]) -> list[OptionRow]:
                 # P(won) of the bird (the bird model's: no SE), always announced
                 made = Estimate(ser.bird_won(p), math.nan, ser.worlds, 0)
                 rate, cond, worlds = 1.0, False, len(ser.option_exact(p))
+            contras, share = None, math.nan
+            if p == 0 and ser.contra is not None and ser.contra_levels:
+                # plain play's net (birds counted as the row's are) with the contras
+                key = "net_birds" if birds is not None else "net"
+                contras = combine(ser.terms(0, key) + ser.contra_terms(), min_prefix=MIN_EXACT)
+                share = float(np.mean(np.asarray(ser.contra_levels) > 0))
             rows.append(OptionRow(ser.contract, p, pol.name, kind,
                                   birds if birds is not None else cards,
                                   made, ser.estimate(p, "points"), gain_,
-                                  rate, cond, behaviour, birds, worlds, cards, ser.key))
+                                  rate, cond, behaviour, birds, worlds, cards, ser.key,
+                                  net_contras=contras, contra_share=share))
     passing = getattr(series, "passing", None)
     if passing is not None and passing.worlds:
         rows.append(pass_row(passing))

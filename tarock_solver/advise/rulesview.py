@@ -49,10 +49,11 @@ class RulesView:
         """Levels at which the declarer may announce each bird in ``contract``."""
         return self.item_levels(contract, BIRD_ITEMS)
 
-    def score_fn(self) -> ScoreFn:
+    def score_fn(self, contras: dict[str, str] | None = None) -> ScoreFn:
         """``(contract, declarer, annset, thirds, valat, dealt, hand_after, defenders)``
         → ``(net_declarer, made)`` through the scoring calculator; with ``seat=`` the
-        net is that seat's instead (a defender's own, hand bonuses included)."""
+        net is that seat's instead (a defender's own, hand bonuses included).
+        ``contras``: the contra stages said (e.g. ``{"game": "a"}``), none by default."""
         from ..scoring import ScoreInput, score
 
         rules = self.rules
@@ -72,6 +73,7 @@ class RulesView:
                 valat=valat,
                 declarer_hand=hand_after,
                 dealt=(dealt_hands[0], dealt_hands[1], dealt_hands[2]),
+                contras=dict(contras or {}),
             )
             res = score(rules, inp)
             net = res.net_declarer if seat is None else res.nets[seat]

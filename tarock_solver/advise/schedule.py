@@ -21,6 +21,7 @@ import numpy as np
 from ..cards import BIRD_NAMES
 from ..estimate.gamepoints import game_point_parts
 from ..talon import Exchange
+from .contras import ContraPolicy
 from .cv import MIN_BIRD_WORLDS, MIN_EXACT, MIN_WORLDS
 from .evaluate import PlayTask, Scorer
 from .exact import ExactSolver, GameRequest
@@ -114,6 +115,9 @@ class Engine:
                 ser.base = self.series[ser.contract]
         for ser in self.series.values():
             ser.count_birds = self.game_points
+            if settings.contras and not ser.plan.forbid:
+                ser.contra = ContraPolicy(problem.rules, ser.contract, problem.seat,
+                                          self.view.score_fn)
         self.fixed: dict[str, tuple[Exchange, list[int], dict]] = {}
         self._best_cache: dict[str, tuple[int, float]] = {}
         self.stopped: dict[str, int] = {}
@@ -205,6 +209,10 @@ class Engine:
                 ser.bird_estimates.append(float(birds[k]))
             ser.smooth()
         self._bird_options(active, est)
+        for ser in active:
+            if ser.contra is not None:
+                ser.contra_levels.append(ser.contra.level(ser.tasks[-1], ser.exchanges[-1],
+                                                          world.talon, p.seed, j))
         for pas in (self.passing, self.senior_three):
             if pas is not None:
                 s = self.s
@@ -301,7 +309,7 @@ class Engine:
         for ser in live:
             for name in ("tasks", "offsets", "exchanges", "choices", "options_valued",
                          "estimates", "bird_estimates", "_smoothed", "bird_gains",
-                         "bird_floors", "bird_p"):
+                         "bird_floors", "bird_p", "contra_levels"):
                 del getattr(ser, name)[n:]
             ser._values.clear()
         for pas in (self.passing, self.senior_three):

@@ -93,6 +93,10 @@ class ContractSeries:
     #: The contract's own series when this one is a plan that keeps a before-talon
     #: "no ..." (:class:`~.problem.ContractPlan`): gains are over its plain play.
     base: ContractSeries | None = None
+    #: The defenders' contras on plain play's game (a :class:`~.contras.ContraPolicy`;
+    #: None: not modelled) and the level they reach on each world.
+    contra: Any = None
+    contra_levels: list[int] = field(default_factory=list)
 
     @property
     def contract(self) -> str:
@@ -166,7 +170,38 @@ class ContractSeries:
             return []
         return sorted(w for w, v in self.pending.items() if w >= 0 and v is not None)
 
-    def _exact_value(self, j: int, policy: int, what: str) -> float:
+    def contra_terms(self, weight: float = 1.0, worlds: np.ndarray | None = None
+                     ) -> list[PrefixTerm]:
+        """The control-variate terms of what the defenders' contras change in plain play's
+        net (0 on a world without one): the change at the evaluator's rounded estimate on
+        every world, the exact change (:meth:`values`' cell middle on its piece) minus it
+        on the exact worlds."""
+        n = len(self.contra_levels)
+
+        def at_estimate(j: int) -> float:
+            task, lv = self.tasks[j], self.contra_levels[j]
+            pts = int(round(float(self.estimates[j])))
+            return self.contra.delta(task.pile_thirds + 3 * pts, 3 * pts == task.in_play_thirds,
+                                     lv)
+
+        def exact(j: int) -> float:
+            lv = self.contra_levels[j]
+            if lv == 0:
+                return 0.0
+            return (self._exact_value(j, 0, "net", self.contra.scorer(lv), plain=True)
+                    - self._exact_value(j, 0, "net", self.contra.scorer(0), plain=True))
+
+        g = self._grown(("contra", "estimate"), n, at_estimate)
+        at = self.exact_worlds()
+        at = at[at < n]
+        x = np.array([exact(int(j)) for j in at])
+        return [_term(g, np.arange(n), worlds, weight),
+                _term(x - g[at], at, worlds, weight, correction=True)]
+
+    def _exact_value(self, j: int, policy: int, what: str, scorer: Scorer | None = None, *,
+                     plain: bool = False) -> float:
+        """An exact world's value (see :meth:`values`); ``scorer`` (with ``plain``: its
+        one set, plain play) scores it instead of the series' own."""
         task = self.tasks[j]
         v = self.exact[j] if j < len(self.exact) else self.pending[j]
         lo, hi = (v, v) if isinstance(v, (int, np.integer)) else v
@@ -183,12 +218,15 @@ class ContractSeries:
         if hi > last:
             raise AssertionError(f"world {j}: the cell [{lo}, {hi}] spans pieces of the net")
         top = task.in_play_points
-        o = self.scorer.outcome(task, task.pile_thirds + 3 * first, first == top)
+        sc = scorer if scorer is not None else self.scorer
+        if plain:
+            s = 0
+        o = sc.outcome(task, task.pile_thirds + 3 * first, first == top)
         if what == "made":
             return float(o.made[s])
         if last == first:
             return float(o.net[s])
-        o2 = self.scorer.outcome(task, task.pile_thirds + 3 * (first + 1), first + 1 == top)
+        o2 = sc.outcome(task, task.pile_thirds + 3 * (first + 1), first + 1 == top)
         return float(o.net[s] + (o2.net[s] - o.net[s]) * (mid - first))
 
     def _piece_starts(self, j: int) -> tuple[int, ...]:

@@ -74,6 +74,9 @@ class AdviceSettings:
     (passing, worth 0, included) stops getting evaluator worlds: its numbers rest on
     the worlds done so far (a prefix, so still unbiased, with their SEs), and the main
     thread's time goes to the contracts in the race and to the solver threads.
+    ``contras``: the defenders' contras on plain play's game by their policy
+    (:mod:`.contras`), shown beside each contract's net (the recommendation is made on
+    the nets without them).
     """
 
     inner: int = 64
@@ -90,6 +93,7 @@ class AdviceSettings:
     cell_width: int = 3
     stop_margin: float | None = 30.0
     stop_every: int = 100
+    contras: bool = True
 
     def __post_init__(self) -> None:
         # an odd width puts the cell's middle on a whole point (the scorer's unit)

@@ -81,6 +81,18 @@ def pass_outcome_text(outcomes: list[dict], names: dict[str, str], top: int = 3)
     return ", ".join(parts) or "–"
 
 
+def contra_line(adv: Advice, names: dict[str, str]) -> str | None:
+    """Plain play's nets when the defenders contra by their policy, when the run has them."""
+    rows = [r for r in adv.rows if r.kind == "plain" and r.net_contras is not None]
+    if not rows:
+        return None
+    parts = [f"{names.get(r.contract, r.contract)} {_pm(r.net_contras.mean, r.net_contras.se)}"
+             f" (contra on {100 * r.contra_share:.0f}% of worlds)" for r in rows]
+    return ("With the defenders' contras (their policy: on what each sees, the declarer "
+            "re-contras where he expects to make; the recommendation is made without "
+            "them), plain play nets: " + ", ".join(parts) + ".")
+
+
 def bird_line(adv: Advice, names: dict[str, str]) -> str | None:
     """What the silent birds add to plain play's nets, when the run counts them."""
     rows = [r for r in adv.rows if r.kind == "plain" and r.net_birds is not None
@@ -246,6 +258,9 @@ def advice_lines(adv: Advice, names: dict[str, str], *, verbose: bool = False) -
     birds = bird_line(adv, names)
     if birds:
         lines.append(birds)
+    contras = contra_line(adv, names)
+    if contras:
+        lines.append(contras)
     shown, hidden, untested = _announcement_rows(adv, names)
     lines.append("")
     if shown:
