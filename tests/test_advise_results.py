@@ -57,7 +57,8 @@ def test_the_meta_holds_the_limit_of_the_run() -> None:
     meta = advise(req).meta
     assert isinstance(meta, RunMeta)
     assert meta.samples_requested == 12 and meta.time_limit is None and meta.worlds == 12
-    assert list(meta.to_json())[-3:] == ["firm_time_limit", "stopped_firm", "waiting_for"]
+    assert list(meta.to_json())[-6:] == ["firm_time_limit", "stopped_firm", "waiting_for",
+                                         "opponents", "pass_exact_worlds", "trischaken_solves"]
     assert meta.stopped_firm is False and meta.waiting_for is None  # untimed: never checked
     timed = AdviceLimit(2.5, 10)
     assert timed.timed and timed.deadline(100.0) == 102.5

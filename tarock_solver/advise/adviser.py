@@ -181,8 +181,11 @@ def advise(req: AdviceRequest) -> Advice:
         ],
         stopped_firm=stopped_firm,
         waiting_for=still_waiting,
+        opponents=req.opponents if problem.given_talon is None else "pass",
+        pass_exact_worlds=len(passing.exact) if passing is not None else 0,
+        trischaken_solves=exact.trischaken_solves,
         firm_time_limit=(
-            firm_time_limit(exact.solves, exact.seconds - exact.game_seconds, req.jobs,
+            firm_time_limit(exact.solves, exact.card_seconds, req.jobs,
                             len({result.series[c].plan.take for c in result.contenders}),
                             game_solves=exact.game_solves + exact.game_unfinished,
                             game_seconds=exact.game_seconds,

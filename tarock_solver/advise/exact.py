@@ -285,6 +285,11 @@ class ExactSolver:
         return self.solve_batch is None and self.rules is not None and self.games_ready
 
     @property
+    def card_seconds(self) -> float:
+        """Solver-thread seconds of the card-point solves (the pace of a firm answer)."""
+        return self.seconds - self.game_seconds - self.trischaken_seconds
+
+    @property
     def trischaken(self) -> bool:
         """Can this solver answer Trischaken requests (:class:`TrischakenRequest`) now?"""
         if self.solve_trischaken is not None:

@@ -222,6 +222,11 @@ class RunMeta(_Record):
     stopped_firm: bool = False
     #: What the answer still waited for when the run ended (None: firm, or untimed).
     waiting_for: str | None = None
+    #: How the others were taken to bid when I pass (``policy`` or ``pass``), passing's
+    #: exact worlds, and the Trischaken deals solved for them (three seats each).
+    opponents: str = "pass"
+    pass_exact_worlds: int = 0
+    trischaken_solves: int = 0
 
 
 @dataclass(frozen=True)

@@ -508,7 +508,7 @@ def birds_fit(eng: Engine, exact: ExactSolver, deadline: float) -> bool:
     ones).  The pace is the run's own game-point solves, or before the first of them
     :data:`GAME_COST_PRIOR` card-point solves each.  The deadline only decides how far
     a prefix gets, as it does for the card points: world *j* stays world *j*."""
-    per_card = (exact.seconds - exact.game_seconds) / exact.solves if exact.solves else 0.0
+    per_card = exact.card_seconds / exact.solves if exact.solves else 0.0
     per_game = exact.game_seconds / exact.game_solves if exact.game_solves \
         else GAME_COST_PRIOR * per_card
     need = sum(max(0, MIN_BIRD_WORLDS - s.games_planned) for s in eng.contenders(games=True))
