@@ -112,6 +112,7 @@ def test_pass_series_records_a_defenders_exact_net():
     pas2 = make_passing(rules, 0, RulesView(rules).score_fn())
     pas2.outcomes, pas2.tasks, pas2.hands = pas.outcomes, pas.tasks, pas.hands
     pas2.estimates, pas2.values, pas2.sets = pas.estimates, pas.values, pas.sets
+    pas2.levels = pas.levels
     pas2.record(0, 0)  # ... or none
     assert pas2.exact[0] > 0
 

@@ -38,10 +38,10 @@ PASS_POLICY_NOTE = (
     "Passing: on every world the other two bid by the adviser's policy (the bidding "
     "model's value of each contract for their hand; a player bids what it puts above 0); "
     "a declarer exchanges by the adviser's talon decision on his own hand and talon and "
-    "plays plain, and your net is a defender's (the evaluator on every world, exact "
-    "solves as its correction; no contra, no silent birds); when all pass, your "
-    "Trischaken result (its evaluator; exact: the paranoid value, the others sharing the "
-    "rest evenly) or 0 for a redeal.")
+    "announces by the same policy, the defenders contra by theirs, and your net is a "
+    "defender's (the evaluator on every world, exact solves as its correction; no silent "
+    "birds); when all pass, your Trischaken result (its evaluator; exact: the three "
+    "seats' paranoid values taken as their results) or 0 for a redeal.")
 
 
 def advise(req: AdviceRequest) -> Advice:
@@ -97,10 +97,12 @@ def advise(req: AdviceRequest) -> Advice:
     try:
         passing = senior = None
         if req.opponents == "policy" and problem.given_talon is None:
-            passing = make_passing(view.rules, req.seat, view.score_fn())
+            contras = req.settings.contras
+            passing = make_passing(view.rules, req.seat, view.score_fn(), contras=contras)
             if any(pl.contract == CONDITIONAL_CONTRACT for pl in problem.plans):
                 # the seat may bid Lower over a senior's Three: passing then defends it
-                senior = make_passing(view.rules, req.seat, view.score_fn(), senior_three=True)
+                senior = make_passing(view.rules, req.seat, view.score_fn(), senior_three=True,
+                                      contras=contras)
         result = run_engine(problem, req.settings, exact, limit, progress=progress, firm=firm,
                             passing=passing, senior_three=senior)
     finally:

@@ -29,6 +29,7 @@ from ..rules import ANNOUNCEMENT_NAMES, Rules
 from ..scoring import score_trischaken
 from ..talon import TALON_TAKE
 from .announcements import Policy, enumerate_annsets
+from .contras import ContraPolicy
 from .cv import MIN_EXACT, Estimate, PrefixTerm, combine, cv_terms, shrink_weight
 from .evaluate import PlayTask, Scorer
 from .exact import TrischakenRequest
@@ -135,6 +136,10 @@ class PassSeries:
     estimates: list[float] = field(default_factory=list)
     #: The declarer's announcement set of each world (an index of its scorer's sets).
     sets: list[int] = field(default_factory=list)
+    #: The contra level on the declarer's game in each world (0: none; see :mod:`.contras`).
+    levels: list[int] = field(default_factory=list)
+    #: Do the defenders contra by their policy?
+    contras: bool = True
     #: The Trischaken evaluator's values of the three seats (MTD(f)'s first guesses).
     guesses: dict[int, tuple[int, ...]] = field(default_factory=dict)
     values: list[float] = field(default_factory=list)
@@ -143,6 +148,7 @@ class PassSeries:
     planned: int = 0
     cut: bool = False
     _scorers: dict[tuple, Scorer] = field(default_factory=dict)
+    _contras: dict[tuple[str, int], ContraPolicy] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.view = RulesView(self.rules)
@@ -174,6 +180,7 @@ class PassSeries:
         if out.declarer is None:
             self.tasks.append(None)
             self.sets.append(0)
+            self.levels.append(0)
             if out.contract == TRISCHAKEN:
                 e = self._trischaken_estimates(world.hands)
                 self.guesses[j] = tuple(int(round(float(x))) for x in e)
@@ -210,7 +217,10 @@ class PassSeries:
         self.sets.append(k)
         e = float(evaluate_positions(np.array([task.hands], dtype=np.uint64), d)[0])
         self.estimates.append(e)
-        scorer = self._scorer(c, d, annsets, self.me)
+        # the defenders' contras on his game (I am one of them) by the contra policy
+        level = self._contra(c, d).level(task, ex, world.talon, seed, j) if self.contras else 0
+        self.levels.append(level)
+        scorer = self._scorer(c, d, annsets, self.me, level)
         top = task.in_play_points
         lo, hi, w = smoothing_weights(e, SMOOTHING_SD, top, SMOOTHING_WINDOW)
         nets, _made = scorer.net_curve(task, lo, hi, [k])
@@ -227,26 +237,35 @@ class PassSeries:
 
         return estimate_trischaken_many(np.array([hands] * 3, dtype=np.uint64), np.arange(3))
 
-    def _scorer(self, contract: str, declarer: int, annsets: tuple, seat: int | None
-                ) -> Scorer:
-        """The scorer of ``declarer``'s ``contract`` with these announcement sets: his net
-        (``seat`` None) or ``seat``'s (one scorer each, their caches kept)."""
-        key = (contract, declarer, annsets, seat)
+    def _scorer(self, contract: str, declarer: int, annsets: tuple, seat: int | None,
+                level: int = 0) -> Scorer:
+        """The scorer of ``declarer``'s ``contract`` with these announcement sets and the
+        game contra'd to ``level``: his net (``seat`` None) or ``seat``'s (one scorer
+        each, their caches kept)."""
+        key = (contract, declarer, annsets, seat, level)
         if key not in self._scorers:
-            fn = self.score_fn
+            base = self.score_fn if level == 0 else self.view.score_fn(
+                {"game": "a" * level})
+            fn = base
             if seat is not None:
-                def fn(*args: Any, _fn: Any = self.score_fn, _seat: int = seat
-                       ) -> tuple[float, bool]:
+                def fn(*args: Any, _fn: Any = base, _seat: int = seat) -> tuple[float, bool]:
                     return _fn(*args, seat=_seat)
             self._scorers[key] = Scorer(contract, declarer, list(annsets), fn)
         return self._scorers[key]
 
+    def _contra(self, contract: str, declarer: int) -> ContraPolicy:
+        key = (contract, declarer)
+        if key not in self._contras:
+            self._contras[key] = ContraPolicy(self.rules, contract, declarer, self.view.score_fn)
+        return self._contras[key]
+
     def scorer_of(self, j: int) -> Scorer:
-        """My scorer of world ``j``'s game (its declarer, contract and sets)."""
+        """My scorer of world ``j``'s game (its declarer, contract, sets and contras)."""
         task = self.tasks[j]
         assert task is not None
         return self._scorer(task.contract, task.declarer, self._annsets(task.contract,
-                                                                        task.dealt), self.me)
+                                                                        task.dealt), self.me,
+                            self.levels[j])
 
     # -- phase 2
     def next_request(self, trischaken: bool = True) -> tuple[Any, int] | None:
@@ -268,7 +287,7 @@ class PassSeries:
 
     def truncate(self, n: int) -> None:
         """Keep the first ``n`` worlds (after an interrupt in the middle of a world)."""
-        for name in ("outcomes", "tasks", "hands", "estimates", "sets", "values"):
+        for name in ("outcomes", "tasks", "hands", "estimates", "sets", "levels", "values"):
             del getattr(self, name)[n:]
 
     def record(self, j: int, value: Any) -> None:
@@ -359,15 +378,15 @@ def check_opponents(value: str) -> str:
     return value
 
 
-def make_passing(rules: Rules, me: int, score_fn: Any, *, senior_three: bool = False
-                 ) -> PassSeries:
+def make_passing(rules: Rules, me: int, score_fn: Any, *, senior_three: bool = False,
+                 contras: bool = True) -> PassSeries:
     """The series of passing for seat ``me`` under ``rules`` (``score_fn``: the
     scoring calculator's, :meth:`~.rulesview.RulesView.score_fn`); ``senior_three``:
     passing over a senior's Three (``me`` must have a senior)."""
     if senior_three and me == 0:
         raise ValueError("forehand has no senior")
     tri = TrischakenNets(rules, me) if rules.all_pass == TRISCHAKEN else None
-    return PassSeries(me, rules, score_fn, tri, senior_three=senior_three)
+    return PassSeries(me, rules, score_fn, tri, senior_three=senior_three, contras=contras)
 
 
 #: Draws of the three seats' evaluator errors behind a Trischaken world's expected net:
