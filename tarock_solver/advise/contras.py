@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import FULL_MASK
+from ..cards import FULL_MASK, GROUP_MASKS, GROUP_OF, KINGS_MASK, NOMINAL
 from ..estimate.bidding import BID_CONTRACTS, contract_values
 from ..talon import Exchange
 from .evaluate import PlayTask, Scorer
@@ -106,16 +106,22 @@ class ContraPolicy:
             me = (d + k) % 3
             seen = task.hands[me] | talon_mask | shown
             rows = _shuffled(rng, _cards(FULL_MASK & ~seen), BID_DRAWS * self.inner)
-            kept = _masks(rows[:, 16:32 - take])
-            discard = _masks(rows[:, 32 - take:]) | np.uint64(shown)
-            value = contract_values(kept | discard, np.full(len(rows), d))[
+            dealt = _masks(rows[:, 16:]) | np.uint64(shown)
+            value = contract_values(dealt, np.full(len(rows), d))[
                 :, BID_CONTRACTS.index(self.contract)]
             bid = np.flatnonzero(value > 0)[:self.inner]
-            if len(bid) == 0:  # no draw would have bid: the declarer's hand is unusual
-                bid = np.arange(self.inner)
-            rows, kept, discard = rows[bid], kept[bid], discard[bid]
+            if len(bid) < self.inner // 2:
+                # few draws would have bid (a Solo's hands are rare): the likeliest bidders
+                bid = np.sort(np.argsort(-value, kind="stable")[:self.inner // 2])
+            rows, dealt = rows[bid], dealt[bid]
+            # his discard: the tarocks he showed and, for the rest, his shortest suits'
+            # lowest cards (a declarer discards to void suits; a random discard would
+            # make him look weaker than he is)
+            discard = np.array([shown | _short_suit_discard(int(h) & ~shown, taken,
+                                                            take - shown.bit_count())
+                                for h in dealt], dtype=np.uint64)
             hands = np.zeros((len(rows), 3), dtype=np.uint64)
-            hands[:, d] = kept | np.uint64(taken)
+            hands[:, d] = (dealt & ~discard) | np.uint64(taken)
             hands[:, me] = np.uint64(task.hands[me])
             hands[:, 3 - d - me] = _masks(rows[:, :16])
             pile = np.array([_thirds(m) for m in discard])
@@ -154,6 +160,20 @@ class ContraPolicy:
         # no subcontra: a defender who reads the re-contra as the declarer does (he
         # re-contras where he makes) expects it to cost him
         return 2
+
+
+def _short_suit_discard(hand: int, taken: int, count: int) -> int:
+    """``count`` cards of ``hand`` to discard: suit cards but Kings, from the suits
+    shortest after taking ``taken`` first, lowest first."""
+    if count <= 0:
+        return 0
+    after = hand | taken
+    cands = [c for c in range(22, 54) if hand >> c & 1 and not KINGS_MASK >> c & 1]
+    cands.sort(key=lambda c: ((after & GROUP_MASKS[GROUP_OF[c]]).bit_count(), NOMINAL[c], c))
+    out = 0
+    for c in cands[:count]:
+        out |= 1 << c
+    return out
 
 
 def _shuffled(rng: np.random.Generator, cards: np.ndarray, rows: int) -> np.ndarray:
