@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 from advise_fakes import all_trick_points, fake_trick_points
+from clitools import run
 
 from tarock_solver.advise import AdviceLimit, DefendRequest, DefendSettings, defend
 from tarock_solver.advise.defend import contra_decision
@@ -16,11 +17,6 @@ from tarock_solver.notation import parse_hand, parse_talon
 from tarock_solver.rules import load_rules
 from tarock_solver.scoring import ScoreInput, score
 
-try:  # this checkout's command line (an installed tarock_cli may be another copy's)
-    from cli.main import main
-except ImportError:  # pragma: no cover - only the installed package is importable
-    from tarock_cli.main import main
-
 #: The declarer's hand in the forced tests: Trull, four Kings and nine more tarocks.
 STRONG_TEXT = "22,21,20,19,18,17,16,15,14,13,12,1.K.K.K.K"
 STRONG = parse_hand(STRONG_TEXT)
@@ -28,16 +24,6 @@ STRONG = parse_hand(STRONG_TEXT)
 DEFENDER_TEXT = "11,10,9,8,7,6.QC.QC.QCJ.QCJ"
 DEFENDER = parse_hand(DEFENDER_TEXT)
 FAST = DefendSettings(inner=8, screen=4, keep=4, exact=None)
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _partner() -> int:
