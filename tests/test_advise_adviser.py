@@ -721,14 +721,16 @@ def test_birds_start_only_when_they_can_reach_their_minimum() -> None:
     n_games = len({x.plan.take for x in eng.contenders(games=True)})
     assert n_games == 2
     # 10 card-point solves of 0.5 thread-seconds, no game-point solve yet: the prior
-    pace = SimpleNamespace(jobs=2, solves=10, seconds=5.0, game_solves=0, game_seconds=0.0)
+    pace = SimpleNamespace(jobs=2, solves=10, seconds=5.0, game_solves=0, game_seconds=0.0,
+                           card_seconds=5.0)
     need = sum(MIN_BIRD_WORLDS - x.games_planned for x in eng.contenders(games=True)) \
         * GAME_COST_PRIOR * 0.5
     now = time.time()
     assert not birds_fit(eng, pace, now + 0.45 * need)
     assert birds_fit(eng, pace, now + 0.55 * need + 1.0)
     # the run's own game-point pace, once measured, replaces the prior
-    slow = SimpleNamespace(jobs=2, solves=10, seconds=25.0, game_solves=2, game_seconds=20.0)
+    slow = SimpleNamespace(jobs=2, solves=10, seconds=25.0, game_solves=2, game_seconds=20.0,
+                           card_seconds=5.0)
     assert not birds_fit(eng, slow, now + 0.55 * need + 1.0)
     # refused: the next requests are card points only; allowed: a game-point one comes
     eng.birds_allowed = lambda: False
