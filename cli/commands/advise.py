@@ -12,7 +12,14 @@ import os
 
 import click
 
-from tarock_solver.advise import Advice, AdviceInput, AdviceLimit, AdviceRequest, advise
+from tarock_solver.advise import (
+    Advice,
+    AdviceInput,
+    AdviceLimit,
+    AdviceRequest,
+    AdviceSettings,
+    advise,
+)
 from tarock_solver.advise.inputs import read_advice_input
 from tarock_solver.advise.plot import plot_points
 from tarock_solver.advise.results import RunMeta
@@ -89,6 +96,9 @@ def _text_table(df) -> str:
               help="What passing is worth: 'policy' — the others bid by the adviser's own "
                    "policy and you defend their game or play the all-pass game; 'pass' — "
                    "they never bid (passing is worth 0).")
+@click.option("--contras/--no-contras", default=True, show_default=True,
+              help="Model the defenders' contras by their policy: each contract's net with "
+                   "them beside it, and in the games you would defend after a pass.")
 @click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False),
               help="Write the advice table (NOTATION.md 5.3 advice schema) to FILE.")
@@ -100,7 +110,7 @@ def _text_table(df) -> str:
 @click.pass_obj
 def command(settings: Settings, words: tuple[str, ...], seat: str | None, contract: str | None,
             talon: str | None, samples: int, time_limit: float, run_to_limit: bool, seed: int,
-            jobs: int, opponents: str, as_json: bool, csv_path: str | None,
+            jobs: int, opponents: str, contras: bool, as_json: bool, csv_path: str | None,
             plot_path: str | None, verbose: bool, no_progress: bool,
             **defending: object) -> None:
     """Bidding advice for one hand: P(make), expected card points and net game points
@@ -137,7 +147,8 @@ def command(settings: Settings, words: tuple[str, ...], seat: str | None, contra
     req = AdviceRequest(hand=inp.hand, seat=inp.seat, rules=rules, rules_name=rules.name,
                         overrides=dict(settings.opts), contracts=contracts, talon=inp.talon,
                         others=inp.others, limit=AdviceLimit(time_limit, samples, stop_when_firm=not run_to_limit), seed=seed,
-                        jobs=jobs, opponents=opponents, progress=not no_progress)
+                        jobs=jobs, opponents=opponents, progress=not no_progress,
+                        settings=AdviceSettings(contras=contras))
     adv = advise(req)
 
     if csv_path:
