@@ -214,3 +214,35 @@ def test_contras_with_every_world_exact_give_the_plain_exact_mean():
     assert r.contra_share == pytest.approx(float(np.mean(np.array(ser.contra_levels) > 0)))
     # a contra doubles the game: the level changes the net wherever it was said
     assert any(lv > 0 for lv in ser.contra_levels)
+
+
+def test_passing_with_every_world_exact_is_the_plain_exact_mean():
+    """Every world of passing solved (fake solvers): its estimate is the plain mean of
+    the exact nets, each scored from its world's own outcome."""
+    from tarock_solver.advise.exact import ExactSolver
+    from tarock_solver.advise.problem import make_problem
+    from tarock_solver.advise.schedule import run_engine
+
+    req = AdviceRequest(hand=WEAK, seat=0, seed=4, contracts=("three",),
+                        limit=AdviceLimit(seconds=None, worlds=12),
+                        settings=replace(FAST, max_exact=None, birds=False))
+    rules = req.rule_profile()
+    view = RulesView(rules)
+    exact = ExactSolver(1, fake_trick_points, rules=rules, solve_trischaken=fake_trischaken)
+    passing = make_passing(rules, 0, view.score_fn())
+    res = run_engine(make_problem(req, rules), req.settings, exact, req.limit, passing=passing)
+    pas = res.series.passing
+    assert len(pas.exact) == pas.worlds == 12
+    expected = []
+    for j in range(12):
+        out, task = pas.outcomes[j], pas.tasks[j]
+        if task is not None:
+            (pts,) = fake_trick_points([(task.hands, task.declarer)])
+            o = pas.scorer_of(j).outcome(task, task.pile_thirds + 3 * pts,
+                                         3 * pts == task.in_play_thirds)
+            expected.append(o.net[pas.sets[j]])
+        else:
+            expected.append(pas.trischaken.net(fake_trischaken(TrischakenRequest(pas.hands[j]))))
+    est = pas.estimate(8)
+    assert est.mean == pytest.approx(float(np.mean(expected)))
+    assert est.has_se
