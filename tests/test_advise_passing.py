@@ -235,7 +235,7 @@ def test_passing_with_every_world_exact_is_the_plain_exact_mean():
     assert len(pas.exact) == pas.worlds == 12
     expected = []
     for j in range(12):
-        out, task = pas.outcomes[j], pas.tasks[j]
+        task = pas.tasks[j]
         if task is not None:
             (pts,) = fake_trick_points([(task.hands, task.declarer)])
             o = pas.scorer_of(j).outcome(task, task.pile_thirds + 3 * pts,

@@ -95,15 +95,14 @@ def warm_up_games() -> None:
 def warm_up_trischaken() -> None:
     """Load (or compile) the Trischaken kernels with one tiny solve (the last trick)."""
     from ..rules import load_rules
-    from ..solver.trischaken import solve_trischaken
+    from ..solver import solve_trischaken
 
     solve_trischaken((1 << 53, 1 << 52, 1 << 51), 0, 0, rules=load_rules("dummett"))
 
 
 def all_kernels_cached() -> bool:
     """Are the drivers, card points, game points and Trischaken, in numba's cache?"""
-    from ..solver import game_kernels_cached, kernels_cached
-    from ..solver.trischaken import trischaken_kernels_cached
+    from ..solver import game_kernels_cached, kernels_cached, trischaken_kernels_cached
 
     return kernels_cached() and game_kernels_cached() and trischaken_kernels_cached()
 
@@ -217,7 +216,7 @@ def solve_trischaken_one(rules: Any, request: TrischakenRequest, deadline: float
                          search: Any) -> tuple[tuple[int, ...] | None, int, float]:
     """(the seats' paranoid card points, or None if the deadline came first, nodes,
     seconds)."""
-    from ..solver.trischaken import trischaken_position
+    from ..solver import trischaken_position
 
     t0 = time.perf_counter()
     values, nodes = [], 0
@@ -306,8 +305,7 @@ class ExactSolver:
         """Start loading the kernels and the solver threads (the caller goes on working)."""
         if self.solve_batch is not None or self._threads:
             return
-        from ..solver import game_kernels_cached, kernels_cached
-        from ..solver.trischaken import trischaken_kernels_cached
+        from ..solver import game_kernels_cached, kernels_cached, trischaken_kernels_cached
 
         t0 = time.time()
         cards_ready = kernels_cached()
@@ -363,7 +361,7 @@ class ExactSolver:
                         fut.set_result(solve_game_one(self.rules, request, deadline, running))
                     elif isinstance(request, TrischakenRequest):
                         if trischaken is None:
-                            from ..solver.trischaken import TrischakenSearch
+                            from ..solver import TrischakenSearch
                             trischaken = TrischakenSearch(self.rules, tt_bits=TT_BITS)
                         running(trischaken)
                         fut.set_result(solve_trischaken_one(self.rules, request, deadline,

@@ -224,7 +224,8 @@ def se_calibration(hands: list[dict[str, Any]], what: str) -> dict[str, Any] | N
     for h in hands:
         contracts = {c for r in h["runs"] for c in r.get("plain", {})}
         for c in sorted(contracts):
-            pairs = [r["plain"][c][what] for r in h["runs"] if c in r.get("plain", {})]
+            pairs = [r["plain"][c][what] for r in h["runs"]
+             if what in r.get("plain", {}).get(c, {})]
             pairs = [(m, se) for m, se in pairs if m is not None and se is not None]
             key = (h.get("id"), tuple(pairs))
             if len(pairs) < CALIBRATION_MIN_RUNS or key in seen:
