@@ -8,7 +8,8 @@ P(make).  :func:`fit` trains the model of :mod:`tarock_solver.estimate.bidding` 
 them (held-out rows by hand) and reports its error against the labels' spread.
 
 Run ``python -m tarock_solver.training.bidding labels --seed S --count N --out F``
-(resumable: a file of the same seed and settings is extended), then ``... fit F… --out PATH``.
+(resumable: a file of the same seed and settings is extended; the shipped model's labels
+are ``data/bidding/bidding_s1.npz``), then ``... fit F… --out PATH``.
 """
 
 from __future__ import annotations
