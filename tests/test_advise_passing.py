@@ -10,16 +10,12 @@ import pytest
 from advise_fakes import FAST, all_trick_points, fake_trick_points
 
 from tarock_solver.advise import AdviceLimit, AdviceRequest, advise
+from tarock_solver.advise.bidding_policy import PassOutcome, policy_auction, policy_call
 from tarock_solver.advise.exact import TrischakenRequest
-from tarock_solver.advise.passing import (
-    PassOutcome,
-    TrischakenNets,
-    make_passing,
-    policy_auction,
-    policy_call,
-)
+from tarock_solver.advise.passing import make_passing
 from tarock_solver.advise.rulesview import RulesView
 from tarock_solver.advise.sampling import World
+from tarock_solver.advise.trischaken_nets import TrischakenNets
 from tarock_solver.cards import thirds_of
 from tarock_solver.estimate.bidding import BID_CONTRACTS
 from tarock_solver.notation import parse_hand

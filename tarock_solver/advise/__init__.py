@@ -14,7 +14,11 @@ The method: ``docs/ADVICE.md``.  Modules, one job each:
 * :mod:`.rows`, :mod:`.decision` — the table's rows; the recommendation;
 * :mod:`.results` — the typed answer and its JSON; :mod:`.text` — the terminal view;
 * :mod:`.infoset` — the talon decision on the declarer's information set;
-* :mod:`.exact` — exact card-point and game-point solves on solver threads;
+* :mod:`.passing` — what passing is worth: the others' games and Trischaken, per world;
+* :mod:`.bidding_policy` — the others' bids by the adviser's policy;
+* :mod:`.trischaken_nets` — a seat's Trischaken net from the three paranoid values;
+* :mod:`.contras` — the defenders' contras on a game, by a policy;
+* :mod:`.exact` — exact card-point, game-point and Trischaken solves on solver threads;
 * :mod:`.cv` — control-variate estimates, SEs and paired differences;
 * :mod:`.sampling` — uniform, reproducible worlds consistent with what is known;
 * :mod:`.announcements` — announcement sets and announcing policies;

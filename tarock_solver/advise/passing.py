@@ -1,12 +1,12 @@
 """What passing is worth: the others' bids by a policy, and my net in the game that follows.
 
 On each world the two other hands bid by the adviser's own policy
-(:func:`policy_auction`: the bidding model's evaluator-level value of each contract
-for their hand, :mod:`tarock_solver.estimate.bidding`), in auction order under the
-profile's rules, while I pass.  Then either one of them declares — he exchanges by the
-adviser's talon decision on his own information set and plays plain, and my net is a
-defender's in his game — or all pass, and my net is my Trischaken result (profiles
-with ``all_pass=trischaken``) or 0 (a redeal).  :class:`PassSeries` holds these nets
+(:mod:`.bidding_policy`), in auction order under the profile's rules, while I pass.
+Then either one of them declares — he exchanges and announces by the adviser's own
+decisions on his information set, the defenders (I am one) contra by the contra policy
+(:mod:`.contras`), and my net is a defender's in his game — or all pass, and my net is
+my Trischaken result (:mod:`.trischaken_nets`; profiles with ``all_pass=trischaken``)
+or 0 (a redeal).  :class:`PassSeries` holds these nets
 over the worlds: the evaluator's on every world, exact solves on a prefix of them as
 control variates, the same statistics as a contract's (:mod:`.cv`).
 """
@@ -20,15 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from ..auction import HOLD, PASS, Auction
 from ..cards import thirds_of
 from ..errors import RulesError
 from ..estimate.bidding import BID_CONTRACTS, contract_values
 from ..estimate.gamepoints import smoothing_weights
 from ..rules import ANNOUNCEMENT_NAMES, Rules
-from ..scoring import score_trischaken
 from ..talon import TALON_TAKE
 from .announcements import Policy, enumerate_annsets
+from .bidding_policy import PassOutcome, policy_auction
 from .contras import ContraPolicy
 from .cv import MIN_EXACT, Estimate, PrefixTerm, combine, cv_terms, shrink_weight
 from .evaluate import PlayTask, Scorer
@@ -37,9 +36,10 @@ from .infoset import choose_announcements, choose_exchange, evaluate_positions, 
 from .rulesview import RulesView
 from .sampling import Knowledge, World
 from .series import SMOOTHING_SD, SMOOTHING_WINDOW
+from .trischaken_nets import TrischakenNets
 
-__all__ = ["OPPONENTS", "PASS_KEY", "SENIOR_THREE_KEY", "STREAM_PASS", "PassOutcome", "PassSeries",
-           "check_opponents", "policy_auction", "policy_call"]
+__all__ = ["OPPONENTS", "PASS_KEY", "SENIOR_THREE_KEY", "STREAM_PASS", "PassSeries",
+           "check_opponents", "make_passing"]
 
 #: ``--opponents``: ``policy`` (the others bid by the adviser's policy) or ``pass``
 #: (they always pass and nobody scores: passing is worth 0).
@@ -57,62 +57,6 @@ TRISCHAKEN = "trischaken"
 
 
 @dataclass(frozen=True)
-class PassOutcome:
-    """How a world's auction ends when I pass: ``declarer`` and ``contract``, or
-    ``declarer`` None and ``contract`` ``"trischaken"`` or ``"redeal"``."""
-
-    declarer: int | None
-    contract: str
-
-
-def policy_call(calls: list[str], values: dict[str, float], standing: str | None,
-                opened: bool) -> str:
-    """The policy's call among the legal ``calls``: a player is willing to play every
-    contract his model values above 0; his first bid is the one it values most, and
-    later he goes as low as keeps him in (a hold, else the cheapest higher bid)."""
-    def worth(call: str) -> float:
-        c = standing if call == HOLD else call
-        v = values.get(c, math.nan) if c is not None else math.nan
-        return v if math.isfinite(v) else -math.inf
-
-    willing = [c for c in calls if c != PASS and worth(c) > 0]
-    if not willing:
-        return PASS
-    if not opened:
-        return max(willing, key=lambda c: (worth(c), -calls.index(c)))
-    if HOLD in willing:
-        return HOLD
-    return min(willing, key=lambda c: BID_CONTRACTS.index(c) if c in BID_CONTRACTS else 99)
-
-
-def policy_auction(rules: Rules, hands: tuple[int, int, int], me: int,
-                   values: np.ndarray | None = None) -> PassOutcome:
-    """The auction of a world when ``me`` passes and the two others bid by
-    :func:`policy_call` on the bidding model's values of their hands (``values``: a
-    (3, len(BID_CONTRACTS)) array to use instead; my row is not read)."""
-    if values is None:
-        values = contract_values(np.array(hands, dtype=np.uint64), np.arange(3))
-    auction = Auction(rules)
-    opened = [False, False, False]
-    while not auction.is_over:
-        seat = auction.to_move
-        assert seat is not None
-        calls = auction.legal_calls()
-        if seat == me:
-            call = PASS if PASS in calls else calls[0]
-        else:
-            vals = {c: float(values[seat][i]) for i, c in enumerate(BID_CONTRACTS)}
-            standing = auction.bid.contract if auction.bid is not None else None
-            call = policy_call(calls, vals, standing, opened[seat])
-        opened[seat] = opened[seat] or call != PASS
-        auction.call(call, seat)
-    res = auction.result
-    assert res is not None
-    if res.outcome == "game":
-        assert res.declarer is not None and res.contract is not None
-        return PassOutcome(res.declarer, res.contract)
-    return PassOutcome(None, res.outcome)
-
 
 @dataclass
 class PassSeries:
@@ -387,52 +331,3 @@ def make_passing(rules: Rules, me: int, score_fn: Any, *, senior_three: bool = F
         raise ValueError("forehand has no senior")
     tri = TrischakenNets(rules, me) if rules.all_pass == TRISCHAKEN else None
     return PassSeries(me, rules, score_fn, tri, senior_three=senior_three, contras=contras)
-
-
-#: Draws of the three seats' evaluator errors behind a Trischaken world's expected net:
-#: fixed, so the expectation is a function of the estimates alone (a control variate).
-_TRISCHAKEN_DRAWS = 128
-
-
-class TrischakenNets:
-    """My Trischaken net from the three seats' paranoid values.
-
-    The paranoid value of a seat is the fewest card points he can be held to when the
-    other two play together against him; the three are three separate worst cases
-    (they add up to more than the points in play).  Each is taken as its seat's
-    result, so the seat with the highest value is the loser, a value of 0 took no
-    trick, and ties are ties: symmetric in the seats, so the nets add up to 0 as the
-    game's do.  (One seat's value against an even split of the rest would make most
-    seats the loser: a seat is held to half the points in play on average.)"""
-
-    def __init__(self, rules: Rules, me: int) -> None:
-        self.rules, self.me = rules, me
-        self._cache: dict[tuple[int, ...], float] = {}
-        rng = np.random.default_rng(0x7215)
-        self._z = rng.standard_normal((_TRISCHAKEN_DRAWS, 3))
-        self._sd: float | None = None
-
-    def net(self, values: tuple[int, ...]) -> float:
-        """My net when the seats' results are ``values`` (card points F, M, R)."""
-        order = sorted(set(values))
-        # only the order, the ties and who is at 0 matter: a small pattern, scored once
-        key = tuple(order.index(v) + (1 if order[0] > 0 else 0) for v in values)
-        hit = self._cache.get(key)
-        if hit is None:
-            takers = [s for s in range(3) if key[s] > 0]
-            tricks = [16 // len(takers) + (1 if takers.index(s) < 16 % len(takers) else 0)
-                      if s in takers else 0 for s in range(3)]
-            hit = float(score_trischaken(self.rules, key, tricks).nets[self.me])
-            self._cache[key] = hit
-        return hit
-
-    def expected(self, estimates: np.ndarray, in_play: int) -> float:
-        """E[my net] when each seat's value is its estimate plus the evaluator's error
-        (normal, its held-out SD, rounded and clipped to 0 … in play)."""
-        if self._sd is None:
-            from ..estimate.trischaken import load_trischaken_evaluator
-
-            self._sd = float(load_trischaken_evaluator().error_sd)
-        v = np.clip(np.floor(np.asarray(estimates)[None, :] + self._sd * self._z + 0.5),
-                    0, in_play).astype(np.int64)
-        return float(np.mean([self.net((int(a), int(b), int(c))) for a, b, c in v]))
