@@ -23,10 +23,11 @@ from tarock_solver.scoring import score_trischaken
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "data" / "evaluator" / "trischaken_s1.npz"
-#: Held-out MAE bound on the shipped labels' test split: measured 0.0 (see
-#: docs/EVALUATOR.md, "The Trischaken evaluator") plus a margin.
-MAX_TEST_MAE = 99.0
-MIN_TEST_R = 0.0
+#: Bounds on the shipped labels' test split (179 exact rows): measured MAE 3.06 and r 0.908
+#: (docs/EVALUATOR.md, "The Trischaken evaluator"), with a margin; predicting the labels'
+#: mean for every deal gives MAE 7.3.
+MAX_TEST_MAE = 3.5
+MIN_TEST_R = 0.87
 
 DUMMETT = load_rules("dummett")
 
