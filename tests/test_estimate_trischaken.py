@@ -121,6 +121,8 @@ def test_trischaken_net_is_score_trischaken_of_the_even_split():
 def test_expected_net_at_sd_zero_is_the_net_of_the_rounded_mean():
     for mean, k in ((20.0, 20), (20.4, 20), (20.5, 21), (-3.0, 0), (80.0, 61)):
         assert expected_trischaken_net(DUMMETT, mean, 0.0, 61) == trischaken_net(DUMMETT, k, 61)
+    with pytest.raises(RulesError, match="points in play"):
+        expected_trischaken_net(DUMMETT, 20.0, 0.0)
 
 
 def test_expected_net_is_the_sum_over_points():

@@ -266,13 +266,18 @@ def trischaken_net(rules: Rules, points: int, in_play: int) -> float:
 
 
 def expected_trischaken_net(rules: Rules, mean: float, sd: float | None = None,
-                            in_play: int = 70) -> float:
+                            in_play: int | None = None) -> float:
     """E[:func:`trischaken_net`] when the points are round(mean + sd·Z) clipped to
     0 … in_play (Z standard normal; :func:`~.gamepoints.rounded_normal`).
 
-    ``sd`` None takes the shipped model's error SD (its residual SD on held-out deals);
-    ``sd == 0`` is the net of the rounded, clipped mean, exactly.
+    ``sd`` None takes the shipped model's error SD (its RMSE on held-out deals);
+    ``sd == 0`` is the net of the rounded, clipped mean, exactly.  ``in_play`` (70 minus
+    the talon's points, :func:`points_in_play`) must be given: it has no default because
+    no deal plays all 70.
     """
+    if in_play is None:
+        raise RulesError("expected_trischaken_net needs the points in play (70 minus the "
+                         "talon's points)")
     table = _net_table(rules, in_play)
     if sd is None:
         sd = load_trischaken_evaluator().error_sd
