@@ -9,6 +9,7 @@ profile's rules (:class:`~tarock_solver.auction.Auction`) with me passing.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from ..rules import Rules
 __all__ = ["PassOutcome", "policy_auction", "policy_call"]
 
 
+@dataclass(frozen=True)
 class PassOutcome:
     """How a world's auction ends when I pass: ``declarer`` and ``contract``, or
     ``declarer`` None and ``contract`` ``"trischaken"`` or ``"redeal"``."""

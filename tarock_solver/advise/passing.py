@@ -56,8 +56,6 @@ SENIOR_THREE_KEY = "pass/senior_three"
 TRISCHAKEN = "trischaken"
 
 
-@dataclass(frozen=True)
-
 @dataclass
 class PassSeries:
     """My net when I pass, world by world (worlds 0, 1, … as the contracts').

@@ -28,7 +28,7 @@ from .gamepoints import rounded_normal
 from .model import check_positions, popcounts
 from .trees import ObliviousEnsemble
 
-__all__ = ["N_TRISCHAKEN_EXTRA", "TRISCHAKEN_WEIGHTS_PATH", "TrischakenEvaluator",
+__all__ = ["FEATURE_SETS", "N_TRISCHAKEN_EXTRA", "TRISCHAKEN_WEIGHTS_PATH", "TrischakenEvaluator",
            "estimate_trischaken_many", "expected_trischaken_net", "load_trischaken_evaluator",
            "points_in_play", "trischaken_features", "trischaken_net"]
 
@@ -125,6 +125,15 @@ def _extra_kernel(hands: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None
             out[r, base + 8] = short / 4.0
 
 
+#: The feature sets: columns of features() kept, and whether the Trischaken columns follow.
+#: "compact" drops the suit one-hots (96 columns that the suit statistics summarise).
+FEATURE_SETS: dict[str, tuple[np.ndarray, bool]] = {
+    "base": (np.arange(N_FEATURES), False),
+    "all": (np.arange(N_FEATURES), True),
+    "compact": (np.r_[0:66, 162:N_FEATURES], True),
+}
+
+
 def trischaken_features(hands: np.ndarray, seats: np.ndarray, *, which: str = "all"
                         ) -> np.ndarray:
     """Feature matrix of validated full deals, the seat valued as the "declarer".
@@ -133,22 +142,24 @@ def trischaken_features(hands: np.ndarray, seats: np.ndarray, *, which: str = "a
     the seat); ``"all"`` adds :data:`N_TRISCHAKEN_EXTRA` columns, per relative seat:
     tarocks below / above every tarock of the other two, low tarocks II–X, suit cards
     below / above every card of the others in their suit (and the latter's nominal
-    points), suit cards in suits the others lack, pips, short suits (0–1 cards).
+    points), suit cards in suits the others lack, pips, short suits (0–1 cards);
+    ``"compact"`` is ``"all"`` without the suit one-hots (:data:`FEATURE_SETS`).
     """
+    if which not in FEATURE_SETS:
+        raise ValueError(f"feature set {which!r}: expected one of {sorted(FEATURE_SETS)}")
+    cols, extra_on = FEATURE_SETS[which]
     h = np.ascontiguousarray(hands, dtype=np.uint64).reshape(-1, 3)
     s = np.ascontiguousarray(seats, dtype=np.int64).reshape(-1)
     n = len(h)
-    width = N_FEATURES + (N_TRISCHAKEN_EXTRA if which == "all" else 0)
-    if which not in ("all", "base"):
-        raise ValueError(f"feature set {which!r}: expected 'all' or 'base'")
-    out = np.empty((n, width), dtype=np.float64)
     base = np.empty((n, N_FEATURES), dtype=np.float64)
     features(h, np.zeros(n, dtype=np.int64), s, out=base)
-    out[:, :N_FEATURES] = base
-    if which == "all":
-        extra = np.empty((n, N_TRISCHAKEN_EXTRA), dtype=np.float64)
-        _extra_kernel(h, s, extra)
-        out[:, N_FEATURES:] = extra
+    if not extra_on:
+        return base
+    out = np.empty((n, len(cols) + N_TRISCHAKEN_EXTRA), dtype=np.float64)
+    out[:, :len(cols)] = base[:, cols]
+    extra = np.empty((n, N_TRISCHAKEN_EXTRA), dtype=np.float64)
+    _extra_kernel(h, s, extra)
+    out[:, len(cols):] = extra
     return out
 
 
@@ -255,13 +266,18 @@ def trischaken_net(rules: Rules, points: int, in_play: int) -> float:
 
 
 def expected_trischaken_net(rules: Rules, mean: float, sd: float | None = None,
-                            in_play: int = 70) -> float:
+                            in_play: int | None = None) -> float:
     """E[:func:`trischaken_net`] when the points are round(mean + sd·Z) clipped to
     0 … in_play (Z standard normal; :func:`~.gamepoints.rounded_normal`).
 
-    ``sd`` None takes the shipped model's error SD (its residual SD on held-out deals);
-    ``sd == 0`` is the net of the rounded, clipped mean, exactly.
+    ``sd`` None takes the shipped model's error SD (its RMSE on held-out deals);
+    ``sd == 0`` is the net of the rounded, clipped mean, exactly.  ``in_play`` (70 minus
+    the talon's points, :func:`points_in_play`) must be given: it has no default because
+    no deal plays all 70.
     """
+    if in_play is None:
+        raise RulesError("expected_trischaken_net needs the points in play (70 minus the "
+                         "talon's points)")
     table = _net_table(rules, in_play)
     if sd is None:
         sd = load_trischaken_evaluator().error_sd

@@ -172,7 +172,7 @@ def _simple_counts(hands: np.ndarray, seats: np.ndarray) -> np.ndarray:
 
 
 def fit(paths: Sequence[Path], out: Path | None, *, seed: int = 0, trees: int = 1500,
-        depth: int = 6, learning_rate: float = 0.05, feature_set: str = "all",
+        depth: int = 4, learning_rate: float = 0.05, feature_set: str = "all",
         log: Any = print) -> dict[str, Any]:
     """Train on the exact rows of ``paths``; return the report (and write ``out``)."""
     from ..estimate import trischaken as T
@@ -233,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ft.add_argument("--out", type=Path, default=None)
     ft.add_argument("--seed", type=int, default=0)
     ft.add_argument("--trees", type=int, default=1500)
-    ft.add_argument("--depth", type=int, default=6)
+    ft.add_argument("--depth", type=int, default=4)
     ft.add_argument("--learning-rate", type=float, default=0.05)
     ft.add_argument("--features", default="all")
     a = ap.parse_args(argv)
