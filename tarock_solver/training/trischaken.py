@@ -58,8 +58,7 @@ def deal_row(seed: int, index: int) -> tuple[tuple[int, int, int], int]:
 
 def _solve_chunk(seed: int, first: int, rows: int, budget_nodes: int) -> dict[str, np.ndarray]:
     from ..rules import load_rules
-    from ..solver.budget import Budget
-    from ..solver.trischaken import TrischakenSearch, trischaken_position
+    from ..solver import Budget, TrischakenSearch, trischaken_position
 
     rules = load_rules(RULES)
     search = TrischakenSearch(rules)
