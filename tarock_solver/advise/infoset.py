@@ -42,10 +42,14 @@ def evaluate_positions(hands: np.ndarray, declarer: int) -> np.ndarray:
 
 
 def warm_evaluator() -> None:
-    """Load the evaluator and the bidding model and their kernels (compiled on a fresh
-    install) with one call each."""
-    evaluate_positions(np.array([[1 << 53, 1 << 52, 1 << 51]], dtype=np.uint64), 0)
-    contract_values(np.array([1 << 53], dtype=np.uint64), np.zeros(1, dtype=np.int64))
+    """Load the evaluator, the bidding model and the Trischaken evaluator and their
+    kernels (compiled on a fresh install) with one call each."""
+    from ..estimate.trischaken import estimate_trischaken_many
+
+    deal = np.array([[2 ** 16 - 1 << 22, 2 ** 16 - 1 << 38, 2 ** 16 - 1 << 6]], dtype=np.uint64)
+    evaluate_positions(deal, 0)
+    contract_values(deal[:, 0], np.zeros(1, dtype=np.int64))
+    estimate_trischaken_many(deal, np.zeros(1, dtype=np.int64))
 
 
 def inner_hands(knowledge: Knowledge, seed: int, stream: int, index: Sequence[int], count: int,
