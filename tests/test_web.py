@@ -85,9 +85,13 @@ def browser(tmp_path_factory):
 
 
 def _wait(driver, condition, timeout: float = WAIT):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+    # the page re-renders its status while a run works: an element found by one poll may
+    # be replaced before its text is read, and the next poll finds the new one
+    return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
 
 def _text(driver, element_id: str) -> str:
