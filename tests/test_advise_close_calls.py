@@ -8,10 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tarock_solver.advise.cv import MIN_EXACT, bias_weight, combine
+from tarock_solver.advise.cv import MIN_EXACT, bias_weight, combine, masked_term
 from tarock_solver.advise.decision import NOISE_SE, pair_split, recommend
 from tarock_solver.advise.results import Advice, OptionRow
-from tarock_solver.advise.series import _term
 from tarock_solver.advise.text import recommendation_line
 
 WORLDS, EXACT = 400, 16
@@ -28,8 +27,8 @@ class FakeSeries:
     def terms(self, policy: int, what: str, weight: float = 1.0,
               worlds: np.ndarray | None = None) -> list:
         n = len(self.x)
-        return [_term(self.g, np.arange(len(self.g)), worlds, weight),
-                _term(self.x - self.g[:n], np.arange(n), worlds, weight, correction=True)]
+        return [masked_term(self.g, np.arange(len(self.g)), worlds, weight),
+                masked_term(self.x - self.g[:n], np.arange(n), worlds, weight, correction=True)]
 
 
 def row(series: dict[str, FakeSeries], contract: str) -> OptionRow:

@@ -13,7 +13,6 @@ from tarock_solver.advise import AdviceLimit, AdviceRequest, advise
 from tarock_solver.advise.bidding_policy import PassOutcome, policy_auction, policy_call
 from tarock_solver.advise.exact import TrischakenRequest
 from tarock_solver.advise.passing import make_passing
-from tarock_solver.advise.rulesview import RulesView
 from tarock_solver.advise.sampling import World
 from tarock_solver.advise.trischaken_nets import TrischakenNets
 from tarock_solver.cards import thirds_of
@@ -86,7 +85,7 @@ def test_trischaken_nets_are_zero_sum_and_follow_the_score():
 
 def test_pass_series_records_a_defenders_exact_net():
     rules = load_rules("dummett")
-    pas = make_passing(rules, 0, RulesView(rules).score_fn())
+    pas = make_passing(rules, 0)
     # fix the others' bids: M declares Three on every world
     import tarock_solver.advise.passing as passing
 
@@ -105,7 +104,7 @@ def test_pass_series_records_a_defenders_exact_net():
     task = pas.tasks[0]
     pas.record(0, task.in_play_points)  # the declarer takes every trick
     assert pas.exact[0] < -20  # a defender pays for a Three won with everything
-    pas2 = make_passing(rules, 0, RulesView(rules).score_fn())
+    pas2 = make_passing(rules, 0)
     pas2.outcomes, pas2.tasks, pas2.hands = pas.outcomes, pas.tasks, pas.hands
     pas2.estimates, pas2.values, pas2.sets = pas.estimates, pas.values, pas.sets
     pas2.levels = pas.levels
@@ -163,15 +162,14 @@ def test_passing_is_the_same_for_any_number_of_jobs():
 
 def test_passing_over_a_seniors_three_defends_it():
     rules = load_rules("dummett")
-    view = RulesView(rules)
     with pytest.raises(ValueError):
-        make_passing(rules, 0, view.score_fn(), senior_three=True)
+        make_passing(rules, 0, senior_three=True)
     deck = np.random.default_rng(5).permutation(54)
     hands = tuple(sum(1 << int(c) for c in deck[16 * i:16 * i + 16]) for i in range(3))
     world = World(hands, tuple(int(c) for c in deck[48:]))
-    assert make_passing(rules, 1, view.score_fn(), senior_three=True).outcome(world) \
+    assert make_passing(rules, 1, senior_three=True).outcome(world) \
         == PassOutcome(0, "three")
-    assert make_passing(rules, 2, view.score_fn(), senior_three=True).outcome(world) \
+    assert make_passing(rules, 2, senior_three=True).outcome(world) \
         .declarer in (0, 1)
     # middlehand's answer to a senior's Three weighs Lower against defending that Three
     adv = advise(AdviceRequest(hand=WEAK, seat=1, seed=2, jobs=1,
@@ -223,9 +221,8 @@ def test_passing_with_every_world_exact_is_the_plain_exact_mean():
                         limit=AdviceLimit(seconds=None, worlds=12),
                         settings=replace(FAST, max_exact=None, birds=False))
     rules = req.rule_profile()
-    view = RulesView(rules)
     exact = ExactSolver(1, fake_trick_points, rules=rules, solve_trischaken=fake_trischaken)
-    passing = make_passing(rules, 0, view.score_fn())
+    passing = make_passing(rules, 0)
     res = run_engine(make_problem(req, rules), req.settings, exact, req.limit, passing=passing)
     pas = res.series.passing
     assert len(pas.exact) == pas.worlds == 12

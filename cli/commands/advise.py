@@ -21,6 +21,7 @@ from tarock_solver.advise import (
     advise,
 )
 from tarock_solver.advise.inputs import read_advice_input
+from tarock_solver.advise.passing import OPPONENTS
 from tarock_solver.advise.plot import plot_points
 from tarock_solver.advise.results import RunMeta
 from tarock_solver.advise.text import advice_lines
@@ -91,7 +92,7 @@ def _text_table(df) -> str:
 @click.option("--jobs", type=click.IntRange(0, 256), default=0, show_default=True,
               help="Exact-solver threads, 0 = one per available core (the numbers do not "
                    "depend on it; more threads give more exact worlds within --time-limit).")
-@click.option("--opponents", type=click.Choice(["policy", "pass"]), default="policy",
+@click.option("--opponents", type=click.Choice(OPPONENTS), default="policy",
               show_default=True,
               help="What passing is worth: 'policy' — the others bid by the adviser's own "
                    "policy and you defend their game or play the all-pass game; 'pass' — "
@@ -178,7 +179,7 @@ def advice_json(inp: AdviceInput, rules: Rules, adv: Advice) -> str:
         "meta": adv.meta.to_json(), "recommendation": adv.recommendation.to_json(),
         "table": _records(adv.table), "announcements": _records(adv.announcements),
     }
-    passing = next((r for r in adv.rows if r.kind == "pass"), None)
+    passing = adv.passing
     for row in out["table"]:
         if row["contract"] == "pass":
             row["pass_outcomes"] = ([] if passing is None else

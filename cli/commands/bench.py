@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from tarock_solver.advise.passing import OPPONENTS
+
 from ..main import Settings
 from ._output import check_output
 from ._params import Seconds
@@ -102,7 +104,7 @@ def _tricks(value: str | None) -> tuple[int, ...] | None:
 @click.option("--first-seed", "advise_first_seed", type=click.IntRange(min=1), default=1,
               show_default=True, metavar="K",
               help="With --advise: the seeds are K, K+1, … (a bench run in parts).")
-@click.option("--opponents", "advise_opponents", type=click.Choice(["policy", "pass"]),
+@click.option("--opponents", "advise_opponents", type=click.Choice(OPPONENTS),
               default="policy", show_default=True,
               help="With --advise: what passing is worth, as tarock advise --opponents.")
 @click.option("--time-limit", "advise_time", type=Seconds(), default=30.0,

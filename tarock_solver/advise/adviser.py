@@ -98,11 +98,10 @@ def advise(req: AdviceRequest) -> Advice:
         passing = senior = None
         if req.opponents == "policy" and problem.given_talon is None:
             contras = req.settings.contras
-            passing = make_passing(view.rules, req.seat, view.score_fn(), contras=contras)
+            passing = make_passing(view.rules, req.seat, contras=contras)
             if any(pl.contract == CONDITIONAL_CONTRACT for pl in problem.plans):
                 # the seat may bid Lower over a senior's Three: passing then defends it
-                senior = make_passing(view.rules, req.seat, view.score_fn(), senior_three=True,
-                                      contras=contras)
+                senior = make_passing(view.rules, req.seat, senior_three=True, contras=contras)
         result = run_engine(problem, req.settings, exact, limit, progress=progress, firm=firm,
                             passing=passing, senior_three=senior)
     finally:

@@ -20,14 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import FULL_MASK, GROUP_MASKS, GROUP_OF, KINGS_MASK, NOMINAL
+from ..cards import FULL_MASK, GROUP_MASKS, GROUP_OF, KINGS_MASK, NOMINAL, indices_of, thirds_of
 from ..estimate.bidding import BID_CONTRACTS, contract_values
 from ..talon import Exchange
 from .evaluate import PlayTask, Scorer
 from .infoset import evaluate_positions
 from .sampling import rng_for
 
-__all__ = ["STREAM_CONTRA", "ContraPolicy"]
+__all__ = ["STREAM_CONTRA", "ContraPolicy", "contra_stages"]
 
 #: Seed stream of the contra policy's inner worlds.
 STREAM_CONTRA = 6
@@ -38,8 +38,8 @@ BID_DRAWS = 8
 _BITS = np.uint64(1) << np.arange(54, dtype=np.uint64)
 
 
-def _cards(mask: int) -> np.ndarray:
-    return np.array([c for c in range(54) if mask >> c & 1], dtype=np.int64)
+def _indices(mask: int) -> np.ndarray:
+    return np.array(indices_of(mask), dtype=np.int64)
 
 
 def _masks(cards: np.ndarray) -> np.ndarray:
@@ -58,7 +58,7 @@ class ContraPolicy:
                  inner: int = CONTRA_INNER) -> None:
         self.contract, self.seat, self.inner = contract, seat, inner
         self.max_level = min(2, int(rules.contra_max_level))
-        self._scorers = [Scorer(contract, seat, [()], score_fn(contras=_stages(k)))
+        self._scorers = [Scorer(contract, seat, [()], score_fn(contras=contra_stages(k)))
                          for k in range(self.max_level + 1)]
         self._delta: dict[tuple[int, bool, int], float] = {}
         self._ref: PlayTask | None = None
@@ -105,7 +105,7 @@ class ContraPolicy:
         for k in (1, 2):
             me = (d + k) % 3
             seen = task.hands[me] | talon_mask | shown
-            rows = _shuffled(rng, _cards(FULL_MASK & ~seen), BID_DRAWS * self.inner)
+            rows = _shuffled(rng, _indices(FULL_MASK & ~seen), BID_DRAWS * self.inner)
             dealt = _masks(rows[:, 16:]) | np.uint64(shown)
             value = contract_values(dealt, np.full(len(rows), d))[
                 :, BID_CONTRACTS.index(self.contract)]
@@ -124,10 +124,10 @@ class ContraPolicy:
             hands[:, d] = (dealt & ~discard) | np.uint64(taken)
             hands[:, me] = np.uint64(task.hands[me])
             hands[:, 3 - d - me] = _masks(rows[:, :16])
-            pile = np.array([_thirds(m) for m in discard])
+            pile = np.array([thirds_of(int(m)) for m in discard])
             defender_totals.append((hands, pile))
         # the declarer's own inner worlds: the defenders' hands unknown to him
-        others = _cards(FULL_MASK & ~(task.hands[d] | _discard(exchange) | talon_mask))
+        others = _indices(FULL_MASK & ~(task.hands[d] | _discard(exchange) | talon_mask))
         rows = _shuffled(rng, others, self.inner)
         hands = np.zeros((self.inner, 3), dtype=np.uint64)
         hands[:, d] = np.uint64(task.hands[d])
@@ -150,8 +150,7 @@ class ContraPolicy:
                           .made[0] for x in t]) for t in totals[:2]]
         # a defender's contra: what it takes from the declarer, counting the re-contra
         # where the declarer makes (then the defender pays twice as much)
-        recontra_if_made = min(2, self.max_level)
-        contra = any(mean_delta(totals[k], np.where(made[k], recontra_if_made, 1)) < 0
+        contra = any(mean_delta(totals[k], np.where(made[k], self.max_level, 1)) < 0
                      for k in range(2))
         if not contra:
             return 0
@@ -181,7 +180,8 @@ def _shuffled(rng: np.random.Generator, cards: np.ndarray, rows: int) -> np.ndar
     return cards[np.argsort(rng.random((rows, len(cards))), axis=1)]
 
 
-def _stages(level: int) -> dict[str, str] | None:
+def contra_stages(level: int) -> dict[str, str] | None:
+    """The scorer's contras of the game said to ``level`` after the talon (None: none)."""
     return {"game": "a" * level} if level else None
 
 
@@ -189,8 +189,4 @@ def _discard(exchange: Exchange | None) -> int:
     return exchange.discard if exchange is not None else 0
 
 
-def _thirds(mask: int | np.integer) -> int:
-    from ..cards import thirds_of
-
-    return thirds_of(int(mask))
 

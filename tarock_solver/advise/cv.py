@@ -19,7 +19,7 @@ import numpy as np
 
 __all__ = ["Estimate", "MIN_BIRD_WORLDS", "MIN_EXACT", "MIN_WORLDS", "PAIR_BIAS_PRIOR",
            "PrefixTerm", "TENTATIVE_SHRINK", "bernoulli_variance", "bias_weight", "combine",
-           "cv_terms", "shrink_weight"]
+           "cv_terms", "masked_term", "shrink_weight"]
 
 #: Fewest exact worlds behind a control-variate SE (the residual spread needs them).
 MIN_EXACT = 8
@@ -183,6 +183,21 @@ def _common(a: PrefixTerm, b: PrefixTerm) -> tuple[np.ndarray, np.ndarray]:
     _, ia, ib = np.intersect1d(a.world_indices(), b.world_indices(), assume_unique=True,
                                return_indices=True)
     return va[ia], vb[ib]
+
+
+def masked_term(values: np.ndarray, at: np.ndarray, mask: np.ndarray | None,
+                weight: float = 1.0, *, correction: bool = False,
+                floor: np.ndarray | None = None) -> PrefixTerm:
+    """A term of ``values`` on the worlds ``at``, kept to the worlds of a boolean
+    ``mask`` over the worlds when one is given (a half for cross-fitting)."""
+    if mask is not None:
+        keep = mask[at] if len(at) else np.zeros(0, dtype=bool)
+        values, at = values[keep], at[keep]
+        floor = floor[keep] if floor is not None else None
+    # increasing worlds 0 … n-1 are a prefix: combine's cheap case, no index to match
+    prefix = len(at) == 0 or int(at[-1]) == len(at) - 1
+    return PrefixTerm(values, weight, correction=correction, floor=floor,
+                      worlds=None if prefix else at)
 
 
 def cv_terms(evaluator: np.ndarray, exact: np.ndarray, weight: float = 1.0, *,

@@ -28,6 +28,7 @@ from .cv import (
     combine,
 )
 from .results import (
+    PASS_KIND,
     AnnounceGate,
     Choice,
     InSample,
@@ -36,7 +37,7 @@ from .results import (
     Recommendation,
     RunnerUp,
 )
-from .rows import PASS_KIND, gain
+from .rows import gain
 from .series import ContractSeries, SeriesSet
 
 __all__ = ["ANNOUNCE_ALPHA", "CONDITIONAL_CONTRACT", "FIRM_NET_SE", "FIRM_POINTS_SE",

@@ -20,16 +20,16 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import thirds_of
 from ..errors import RulesError
 from ..estimate.bidding import BID_CONTRACTS, contract_values
 from ..estimate.gamepoints import smoothing_weights
+from ..estimate.trischaken import estimate_trischaken_many, points_in_play
 from ..rules import ANNOUNCEMENT_NAMES, Rules
 from ..talon import TALON_TAKE
 from .announcements import Policy, enumerate_annsets
 from .bidding_policy import PassOutcome, policy_auction
-from .contras import ContraPolicy
-from .cv import MIN_EXACT, Estimate, PrefixTerm, combine, cv_terms, shrink_weight
+from .contras import ContraPolicy, contra_stages
+from .cv import MIN_EXACT, Estimate, PrefixTerm, combine, masked_term, shrink_weight
 from .evaluate import PlayTask, Scorer
 from .exact import TrischakenRequest
 from .infoset import choose_announcements, choose_exchange, evaluate_positions, inner_hands
@@ -67,7 +67,6 @@ class PassSeries:
 
     me: int
     rules: Rules
-    score_fn: Any
     trischaken: TrischakenNets | None = None
     #: The series answers a senior player's Three: I pass and he plays it (the answer
     #: to "if a senior bids Three", where passing means defending that Three).
@@ -124,10 +123,11 @@ class PassSeries:
             self.sets.append(0)
             self.levels.append(0)
             if out.contract == TRISCHAKEN:
-                e = self._trischaken_estimates(world.hands)
+                deal = np.array([world.hands] * 3, dtype=np.uint64)
+                e = estimate_trischaken_many(deal, np.arange(3))
                 self.guesses[j] = tuple(int(round(float(x))) for x in e)
                 self.estimates.append(float(e[self.me]))
-                self.values.append(self.trischaken.expected(e, _in_play(world)))
+                self.values.append(self.trischaken.expected(e, int(points_in_play(deal)[0])))
             else:  # a redeal: nobody scores, and that needs no solve
                 self.estimates.append(math.nan)
                 self.values.append(0.0)
@@ -174,11 +174,6 @@ class PassSeries:
                   if "after" in lv}
         return tuple(enumerate_annsets(levels, dealt)) if TALON_TAKE[contract] else ((),)
 
-    def _trischaken_estimates(self, hands: tuple[int, int, int]) -> np.ndarray:
-        from ..estimate.trischaken import estimate_trischaken_many
-
-        return estimate_trischaken_many(np.array([hands] * 3, dtype=np.uint64), np.arange(3))
-
     def _scorer(self, contract: str, declarer: int, annsets: tuple, seat: int | None,
                 level: int = 0) -> Scorer:
         """The scorer of ``declarer``'s ``contract`` with these announcement sets and the
@@ -186,8 +181,7 @@ class PassSeries:
         each, their caches kept)."""
         key = (contract, declarer, annsets, seat, level)
         if key not in self._scorers:
-            base = self.score_fn if level == 0 else self.view.score_fn(
-                {"game": "a" * level})
+            base = self.view.score_fn(contra_stages(level))
             fn = base
             if seat is not None:
                 def fn(*args: Any, _fn: Any = base, _seat: int = seat) -> tuple[float, bool]:
@@ -263,13 +257,8 @@ class PassSeries:
         """The control-variate terms of my mean net (optionally on the masked worlds)."""
         g = np.asarray(self.values, dtype=np.float64)
         x = np.asarray(self.exact, dtype=np.float64)
-        if worlds is None:
-            return cv_terms(g, x, weight)
-        mask = np.asarray(worlds, dtype=bool)[:len(g)]
-        idx = np.flatnonzero(mask)
-        ex = idx[idx < len(x)]
-        return [PrefixTerm(g[idx], weight, worlds=idx),
-                PrefixTerm(x[ex] - g[ex], weight, correction=True, worlds=ex)]
+        return [masked_term(g, np.arange(len(g)), worlds, weight),
+                masked_term(x - g[:len(x)], np.arange(len(x)), worlds, weight, correction=True)]
 
     def estimate(self, min_prefix: int) -> Estimate:
         return combine(self.terms(), min_prefix=min_prefix)
@@ -304,28 +293,18 @@ def _only(hands: tuple[int, int, int], seat: int) -> tuple[int, int, int]:
     return h[0], h[1], h[2]
 
 
-def _in_play_hands(hands: tuple[int, int, int]) -> int:
-    """Card points in play in a Trischaken: those of the three hands (the talon unused;
-    sixteen whole tricks, so whole points)."""
-    return thirds_of(hands[0] | hands[1] | hands[2]) // 3
-
-
-def _in_play(world: World) -> int:
-    return _in_play_hands(world.hands)
-
-
 def check_opponents(value: str) -> str:
     if value not in OPPONENTS:
         raise RulesError(f"--opponents must be one of {', '.join(OPPONENTS)}, not {value!r}")
     return value
 
 
-def make_passing(rules: Rules, me: int, score_fn: Any, *, senior_three: bool = False,
+def make_passing(rules: Rules, me: int, *, senior_three: bool = False,
                  contras: bool = True) -> PassSeries:
-    """The series of passing for seat ``me`` under ``rules`` (``score_fn``: the
-    scoring calculator's, :meth:`~.rulesview.RulesView.score_fn`); ``senior_three``:
-    passing over a senior's Three (``me`` must have a senior)."""
+    """The series of passing for seat ``me`` under ``rules``; ``senior_three``: passing
+    over a senior's Three (``me`` must have a senior); ``contras``: the defenders contra
+    by their policy."""
     if senior_three and me == 0:
         raise ValueError("forehand has no senior")
     tri = TrischakenNets(rules, me) if rules.all_pass == TRISCHAKEN else None
-    return PassSeries(me, rules, score_fn, tri, senior_three=senior_three, contras=contras)
+    return PassSeries(me, rules, tri, senior_three=senior_three, contras=contras)

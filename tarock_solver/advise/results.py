@@ -20,9 +20,11 @@ import pandas as pd
 
 from .cv import MIN_EXACT, Estimate
 
-__all__ = ["EXTRA_COLUMNS", "SCHEMA_COLUMNS", "Advice", "AnnounceGate", "Choice", "InSample",
+__all__ = ["EXTRA_COLUMNS", "PASS_KIND", "SCHEMA_COLUMNS", "Advice", "AnnounceGate", "Choice", "InSample",
            "OptionRow", "PairSplit", "Recommendation", "RunMeta", "RunnerUp", "build_table"]
 
+#: The kind of the row of passing (valued when the others bid; see :mod:`.passing`).
+PASS_KIND = "pass"
 SCHEMA_COLUMNS = ("deal_id", "rules", "rule_options", "seat", "contract", "option", "samples",
                   "win_prob", "win_prob_se", "mean_net", "mean_net_se", "mean_points")
 EXTRA_COLUMNS = ("kind", "mean_points_se", "exact_worlds", "source", "gain", "gain_se",
@@ -283,6 +285,11 @@ class Advice:
     points: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
+    def passing(self) -> OptionRow | None:
+        """Passing's row, when the run values passing (the others bid)."""
+        return next((r for r in self.rows if r.kind == PASS_KIND), None)
+
+    @property
     def announcements(self) -> pd.DataFrame:
         """The announcement rows (single items, best combinations and bird options)."""
         return self.table[self.table["kind"].isin(["single", "best", "bird"])
@@ -310,7 +317,7 @@ def build_table(rows: Sequence[OptionRow], key: dict) -> pd.DataFrame:
                     "mean_net_contras": r.net_contras.mean if r.net_contras else math.nan,
                     "mean_net_contras_se": r.net_contras.se if r.net_contras else math.nan,
                     "contra_share": r.contra_share})
-    if any(r.kind == "pass" for r in rows):
+    if any(r.kind == PASS_KIND for r in rows):
         df = pd.DataFrame(out, columns=[*SCHEMA_COLUMNS, *EXTRA_COLUMNS])
         return df.astype({"samples": "int32", "exact_worlds": "int32", "bird_worlds": "int32"})
     out.append({**key, "contract": "pass", "option": "plain", "samples": 0,

@@ -14,13 +14,10 @@ from collections import Counter
 import numpy as np
 
 from .cv import MIN_EXACT, Estimate, combine
-from .results import OptionRow
+from .results import PASS_KIND, OptionRow
 from .series import ContractSeries
 
-__all__ = ["PASS_KIND", "gain", "option_rows", "pass_row", "talon_behaviour"]
-
-#: The kind of the row of passing (valued when the others bid; see :mod:`.passing`).
-PASS_KIND = "pass"
+__all__ = ["gain", "option_rows", "pass_row", "talon_behaviour"]
 
 
 def talon_behaviour(ser: ContractSeries) -> str:

@@ -213,12 +213,16 @@ class Engine:
             if ser.contra is not None:
                 ser.contra_levels.append(ser.contra.level(ser.tasks[-1], ser.exchanges[-1],
                                                           world.talon, p.seed, j))
-        for pas in (self.passing, self.senior_three):
-            if pas is not None:
-                s = self.s
-                pas.add_world(j, world, seed=p.seed, inner=s.inner, screen=s.screen,
-                              keep=s.keep, discard_mode=self.view.discard_mode,
-                              reject_tarockless=self.view.redeal_no_tarock)
+        s = self.s
+        for pas in self._passing().values():
+            pas.add_world(j, world, seed=p.seed, inner=s.inner, screen=s.screen, keep=s.keep,
+                          discard_mode=self.view.discard_mode,
+                          reject_tarockless=self.view.redeal_no_tarock)
+
+    def _passing(self) -> dict[str, PassSeries]:
+        """The passing series the run values, by the key their solves are served under."""
+        found = {PASS_KEY: self.passing, SENIOR_THREE_KEY: self.senior_three}
+        return {k: v for k, v in found.items() if v is not None}
 
     def pass_value(self) -> float:
         """The evaluator's mean net of passing over the worlds so far (0: not valued)."""
@@ -312,9 +316,8 @@ class Engine:
                          "bird_floors", "bird_p", "contra_levels"):
                 del getattr(ser, name)[n:]
             ser._values.clear()
-        for pas in (self.passing, self.senior_three):
-            if pas is not None:
-                pas.truncate(n)
+        for pas in self._passing().values():
+            pas.truncate(n)
         return n
 
     # -- phase 2
@@ -336,6 +339,13 @@ class Engine:
         came out (which would bias its estimate, as in a bandit that stops the arms
         that started unlucky).
         """
+        ranked = self._ranked(games)
+        chosen = set(self._groups(ranked)[:self.s.contenders])
+        return [s for s in ranked if s.plan.take in chosen]
+
+    def _ranked(self, games: bool = False) -> list[ContractSeries]:
+        """The contracts that still want exact worlds (card points, or ``games``: game
+        points), best by the evaluator first."""
         if games:
             live = [s for s in self.series.values()
                     if not s.games_cut and s.games_planned < self._cap(s)]
@@ -345,9 +355,7 @@ class Engine:
         # contract's best (else its solves would be taken from the contract's own)
         live = [s for s in live if s.base is None
                 or self.evaluator_best(s) >= self.evaluator_best(s.base)]
-        ranked = sorted(live, key=lambda s: -self.evaluator_best(s))
-        chosen = set(self._groups(ranked)[:self.s.contenders])
-        return [s for s in ranked if s.plan.take in chosen]
+        return sorted(live, key=lambda s: -self.evaluator_best(s))
 
     def _groups(self, ranked: list[ContractSeries]) -> list[int | None]:
         """The decisions in the evaluator's order: contracts that take the same talon
@@ -373,11 +381,7 @@ class Engine:
         pas = self.passing
         if pas is None or pas.cut or pas.planned >= self._cap_of(pas.worlds):
             return False
-        live = [s for s in self.series.values() if not s.cut and s.planned < self._cap(s)]
-        live = [s for s in live if s.base is None
-                or self.evaluator_best(s) >= self.evaluator_best(s.base)]
-        ranked = sorted(live, key=lambda s: -self.evaluator_best(s))
-        return None in self._groups(ranked)[:self.s.contenders]
+        return None in self._groups(self._ranked())[:self.s.contenders]
 
     def evaluator_best(self, ser: ContractSeries) -> float:
         """The evaluator's mean net of the contract's best option (cached per world count;
@@ -453,24 +457,16 @@ class Engine:
                         x.games_planned += 1
                     return request, [(x.key, 0) for x in served], j
         live = self.contenders()
-        pas = self.passing
-        # passing: with the contenders when it is one; else, once no contender wants
-        # more, up to the worlds of an SE (its row then has one, as the JSON promises)
-        if pas is not None and (
-                (self.pass_contends() and (not live or pas.planned
-                                           <= min(s.planned for s in live)))
-                or (not live and pas.planned < min(MIN_EXACT, self._cap_of(pas.worlds)))):
-            nxt = pas.next_request(self.trischaken_exact)
-            if nxt is not None:
-                request, j = nxt
-                return request, [(PASS_KEY, None)], j
-        senior = self.senior_three
-        if not live and senior is not None \
-                and senior.planned < min(MIN_EXACT, self._cap_of(senior.worlds)):
-            nxt = senior.next_request(self.trischaken_exact)
-            if nxt is not None:
-                request, j = nxt
-                return request, [(SENIOR_THREE_KEY, None)], j
+        # passing: with the contenders when it is one; else (and passing over a senior's
+        # Three), once no contender wants more, up to the worlds of an SE
+        for key, pas in self._passing().items():
+            if (key == PASS_KEY and self.pass_contends()
+                    and (not live or pas.planned <= min(s.planned for s in live))) \
+                    or (not live and pas.planned < min(MIN_EXACT, self._cap_of(pas.worlds))):
+                nxt = pas.next_request(self.trischaken_exact)
+                if nxt is not None:
+                    request, j = nxt
+                    return request, [(key, None)], j
         if not live:
             return None
         ser = min(live, key=lambda s: s.planned)  # min is stable: ties keep the ranking
@@ -489,11 +485,9 @@ class Engine:
         """Record an exact value of a contract: card points (``game`` None) or the net
         game points of its policy ``game`` (0: plain play; a bird option)
         (:meth:`ContractSeries.record`)."""
-        if contract == PASS_KEY and self.passing is not None:
-            self.passing.record(world, value)
-            return
-        if contract == SENIOR_THREE_KEY and self.senior_three is not None:
-            self.senior_three.record(world, value)
+        passing = self._passing()
+        if contract in passing:
+            passing[contract].record(world, value)
             return
         self.series[contract].record(world, value, game=game is not None, policy=game or 0)
 

@@ -20,7 +20,7 @@ from ..cards import round_points
 from ..estimate.gamepoints import smoothing_weights
 from ..solver import cell_start
 from ..talon import Exchange
-from .cv import MIN_EXACT, Estimate, PrefixTerm, bernoulli_variance, combine
+from .cv import MIN_EXACT, Estimate, PrefixTerm, bernoulli_variance, combine, masked_term
 from .evaluate import PlayTask, Scorer
 from .problem import ContractPlan
 
@@ -188,20 +188,20 @@ class ContractSeries:
             lv = self.contra_levels[j]
             if lv == 0:
                 return 0.0
-            return (self._exact_value(j, 0, "net", self.contra.scorer(lv), plain=True)
-                    - self._exact_value(j, 0, "net", self.contra.scorer(0), plain=True))
+            return (self._exact_value(j, 0, "net", self.contra.scorer(lv))
+                    - self._exact_value(j, 0, "net", self.contra.scorer(0)))
 
         g = self._grown(("contra", "estimate"), n, at_estimate)
         at = self.exact_worlds()
         at = at[at < n]
         x = np.array([exact(int(j)) for j in at])
-        return [_term(g, np.arange(n), worlds, weight),
-                _term(x - g[at], at, worlds, weight, correction=True)]
+        return [masked_term(g, np.arange(n), worlds, weight),
+                masked_term(x - g[at], at, worlds, weight, correction=True)]
 
-    def _exact_value(self, j: int, policy: int, what: str, scorer: Scorer | None = None, *,
-                     plain: bool = False) -> float:
-        """An exact world's value (see :meth:`values`); ``scorer`` (with ``plain``: its
-        one set, plain play) scores it instead of the series' own."""
+    def _exact_value(self, j: int, policy: int, what: str, scorer: Scorer | None = None
+                     ) -> float:
+        """An exact world's value (see :meth:`values`); ``scorer`` (plain play's, one set)
+        scores it instead of the series' own."""
         task = self.tasks[j]
         v = self.exact[j] if j < len(self.exact) else self.pending[j]
         lo, hi = (v, v) if isinstance(v, (int, np.integer)) else v
@@ -219,8 +219,8 @@ class ContractSeries:
             raise AssertionError(f"world {j}: the cell [{lo}, {hi}] spans pieces of the net")
         top = task.in_play_points
         sc = scorer if scorer is not None else self.scorer
-        if plain:
-            s = 0
+        if scorer is not None:
+            s = 0  # its one set
         o = sc.outcome(task, task.pile_thirds + 3 * first, first == top)
         if what == "made":
             return float(o.made[s])
@@ -322,8 +322,9 @@ class ContractSeries:
             b = self.birds()
             at = np.arange(len(b))
             bh = np.asarray(self.bird_estimates, dtype=np.float64)
-            return self.terms(policy, "net", weight, worlds) + [_term(bh, np.arange(len(bh)), worlds, weight),
-                            _term(b - bh[:len(b)], at, worlds, weight, correction=True)]
+            return self.terms(policy, "net", weight, worlds) + [
+                masked_term(bh, np.arange(len(bh)), worlds, weight),
+                masked_term(b - bh[:len(b)], at, worlds, weight, correction=True)]
         # nets and results against the smoothed control variate, card points against
         # the rounded estimate (linear in it: smoothing would change nothing)
         g = self.smoothed(policy, what) if what in ("net", "made") else \
@@ -334,8 +335,8 @@ class ContractSeries:
         floor = bernoulli_variance(g[at]) if what == "made" else None
         # no exact world yet: the correction is empty, and the estimate is the
         # evaluator's (no SE)
-        return [_term(g, np.arange(len(g)), worlds, weight),
-                _term(x - g[at], at, worlds, weight, correction=True, floor=floor)]
+        return [masked_term(g, np.arange(len(g)), worlds, weight),
+                masked_term(x - g[at], at, worlds, weight, correction=True, floor=floor)]
 
     def gain_terms(self, policy: int, worlds: np.ndarray | None = None) -> list[PrefixTerm]:
         """The control-variate terms of a policy's net minus plain play's, world by world
@@ -359,8 +360,8 @@ class ContractSeries:
         x = self.values(policy, "net", exact=True) - self.values(0, "net", exact=True)
         at = self.exact_worlds()
         floor = self.smoothed(policy, "gain_variance")[at]
-        return [_term(g, np.arange(len(g)), worlds),
-                _term(x - g[at], at, worlds, correction=True, floor=floor)]
+        return [masked_term(g, np.arange(len(g)), worlds),
+                masked_term(x - g[at], at, worlds, correction=True, floor=floor)]
 
     def _is_bird(self, policy: int) -> bool:
         return self.plan.policies[policy].bird is not None
@@ -382,8 +383,8 @@ class ContractSeries:
         x = self.option_exact(policy)
         at = np.arange(len(x))
         floor = self.bird_values(policy, "floor")[:len(x)]
-        return [_term(g, np.arange(len(g)), worlds, weight),
-                _term(x - g[:len(x)], at, worlds, weight, correction=True, floor=floor)]
+        return [masked_term(g, np.arange(len(g)), worlds, weight),
+                masked_term(x - g[:len(x)], at, worlds, weight, correction=True, floor=floor)]
 
     def bird_values(self, policy: int, what: str) -> np.ndarray:
         """Per world, a bird option's ``gain`` (:attr:`bird_gains`), ``floor``
@@ -416,20 +417,6 @@ class ContractSeries:
             self.games_cut = _grow(self.games, self.games_pending, world, value, float)
         else:
             self.cut = _grow(self.exact, self.pending, world, value, _cell, keep_late=True)
-
-
-def _term(values: np.ndarray, at: np.ndarray, mask: np.ndarray | None, weight: float = 1.0,
-          *, correction: bool = False, floor: np.ndarray | None = None) -> PrefixTerm:
-    """A term of ``values`` on the worlds ``at``, kept to the worlds of a boolean
-    ``mask`` over the worlds when one is given (a half for cross-fitting)."""
-    if mask is not None:
-        keep = mask[at] if len(at) else np.zeros(0, dtype=bool)
-        values, at = values[keep], at[keep]
-        floor = floor[keep] if floor is not None else None
-    # increasing worlds 0 … n-1 are a prefix: combine's cheap case, no index to match
-    prefix = len(at) == 0 or int(at[-1]) == len(at) - 1
-    return PrefixTerm(values, weight, correction=correction, floor=floor,
-                      worlds=None if prefix else at)
 
 
 def _cell(value: Any) -> Any:

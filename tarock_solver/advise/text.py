@@ -57,7 +57,7 @@ def _contract_rows(adv: Advice, names: dict[str, str]) -> list[list[str]]:
         out.append([names.get(r.contract, r.contract), _pct(r.made.mean, r.made.se),
                     _pm(r.points.mean, r.points.se, 1, False), _pm(r.net.mean, r.net.se),
                     exact, r.talon_behaviour or "–"])
-    passing = next((r for r in adv.rows if r.kind == "pass"), None)
+    passing = adv.passing
     if passing is None:
         out.append(["pass", "", "", "0 (see note)", "", ""])
     else:

@@ -174,7 +174,7 @@ def _run_one(hand: AdviseHand, *, time_limit: float, jobs: int, seed: int, rules
     # every contract's plain play, for the seed-to-seed check of the SEs
     by_contract = {c: {"points": _estimate(r.points), "net": _estimate(r.net)}
                    for c, r in plain.items()}
-    passing = next((r for r in adv.rows if r.kind == "pass"), None)
+    passing = adv.passing
     if passing is not None:  # what passing is worth (the others bid)
         by_contract["pass"] = {"net": _estimate(passing.net),
                                "outcomes": [{k: o[k] for k in ("declarer", "contract", "share",
