@@ -239,3 +239,33 @@ def test_passing_with_every_world_exact_is_the_plain_exact_mean():
     est = pas.estimate(8)
     assert est.mean == pytest.approx(float(np.mean(expected)))
     assert est.has_se
+
+
+def test_an_interrupt_inside_passing_drops_the_half_world():
+    """Ctrl-C while passing's part of a world runs (its auction done, its value not):
+    the run keeps the worlds complete everywhere, and its rows can still be made."""
+    from tarock_solver.advise.problem import make_problem
+    from tarock_solver.advise.rows import option_rows
+    from tarock_solver.advise.schedule import Engine
+
+    req = AdviceRequest(hand=WEAK, seat=0, seed=4, contracts=("three",), settings=FAST,
+                        limit=AdviceLimit(seconds=None, worlds=6))
+    rules = req.rule_profile()
+    eng = Engine(make_problem(req, rules), req.settings, passing=make_passing(rules, 0))
+    for j in range(5):
+        eng.evaluate_world(j)
+    pas = eng.passing
+
+    def interrupted(j, world, **kw):
+        pas.outcomes.append(pas.outcome(world))  # the auction, then Ctrl-C
+        pas.hands.append(world.hands)
+        raise KeyboardInterrupt
+
+    pas.add_world = interrupted
+    with pytest.raises(KeyboardInterrupt):
+        eng.evaluate_world(5)
+    assert eng.drop_partial_world() == 5
+    ser = eng.series["three"]
+    assert len(ser.estimates) == len(ser.contra_levels) == pas.worlds == len(pas.outcomes) == 5
+    row = next(r for r in option_rows(eng.series) if r.kind == "pass")
+    assert math.isclose(sum(o["share"] for o in row.outcomes), 1.0)

@@ -223,8 +223,13 @@ class PassSeries:
 
     def truncate(self, n: int) -> None:
         """Keep the first ``n`` worlds (after an interrupt in the middle of a world)."""
-        for name in ("outcomes", "tasks", "hands", "estimates", "sets", "levels", "values"):
+        for name in ("outcomes", "tasks", "hands", "estimates", "sets", "levels", "values",
+                     "exact"):
             del getattr(self, name)[n:]
+        for table in (self.pending, self.guesses):
+            for j in [j for j in table if j >= n]:
+                del table[j]
+        self.planned = min(self.planned, n)
 
     def record(self, j: int, value: Any) -> None:
         """An exact result of world ``j``: future card points of the declarer, my

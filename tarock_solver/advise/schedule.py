@@ -306,10 +306,14 @@ class Engine:
                 self.stopped[c] = j
 
     def drop_partial_world(self) -> int:
-        """After an interrupt: forget a world whose contracts were half evaluated;
-        returns the number of complete worlds (of the contracts not stopped)."""
+        """After an interrupt: forget a world whose contracts, their contras or passing
+        were half evaluated; returns the number of complete worlds (of the contracts not
+        stopped)."""
         live = self.evaluated()
-        n = min(len(s.estimates) for s in live)
+        # the lists a world appends to last: the contras after the estimates, passing after
+        # every contract
+        n = min([len(s.contra_levels if s.contra is not None else s.estimates) for s in live]
+                + [pas.worlds for pas in self._passing().values()])
         for ser in live:
             for name in ("tasks", "offsets", "exchanges", "choices", "options_valued",
                          "estimates", "bird_estimates", "_smoothed", "bird_gains",
