@@ -49,6 +49,7 @@ class Settings:
     """
 
     rules: str = "dummett"
+    game: str = "illustrated"
     opts: dict[str, str] = field(default_factory=dict)
     debug: bool = False
     ascii: bool = False
@@ -69,9 +70,14 @@ class Settings:
         key = json.dumps([name, merged], sort_keys=True, default=repr)
         if key not in self._loaded:
             # Imported here: the rules pull in numpy, which `tarock --help` does not need.
-            from tarock_solver.rules import load_rules
+            if self.game == "french":
+                from tarock_solver.french.rules import load_rules as load_french
 
-            self._loaded[key] = load_rules(name, merged)
+                self._loaded[key] = load_french(name, merged)
+            else:
+                from tarock_solver.rules import load_rules
+
+                self._loaded[key] = load_rules(name, merged)
         return self._loaded[key]
 
 
@@ -109,16 +115,33 @@ class TarockGroup(click.Group):
 
 @click.group(cls=TarockGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tarock")
-@click.option("--rules", "rules", default="dummett", show_default=True, metavar="NAME",
-              help="Rule profile: dummett, beck, ms2016 or loew.")
+@click.option("--game", "game", default="illustrated", show_default=True,
+              type=click.Choice(["illustrated", "french"], case_sensitive=False),
+              help="The game: Illustrated Tarock or French Tarot.")
+@click.option("--rules", "rules", default=None, metavar="NAME",
+              help="Rule profile: dummett (default), beck, ms2016 or loew; fft for French Tarot.")
 @click.option("--opt", "opts", multiple=True, metavar="KEY=VALUE",
               help="Override one option key of the profile (repeatable).")
 @click.option("--ascii", "ascii_", is_flag=True, help="Plain ASCII output (no card symbols).")
 @click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
 @click.pass_context
-def cli(ctx: click.Context, rules: str, opts: tuple[str, ...], ascii_: bool, debug: bool) -> None:
-    """Double-dummy analysis and bidding advice for Illustrated Tarock."""
-    ctx.obj = Settings(rules=rules, opts=parse_opt(opts), debug=debug, ascii=ascii_)
+def cli(ctx: click.Context, game: str, rules: str | None, opts: tuple[str, ...], ascii_: bool,
+        debug: bool) -> None:
+    """Double-dummy analysis and bidding advice for Illustrated Tarock and French Tarot."""
+    from tarock_solver.games import game_named
+
+    chosen = game_named(game)
+    ctx.obj = Settings(rules=rules or chosen.default_rules, game=chosen.name,
+                       opts=parse_opt(opts), debug=debug, ascii=ascii_)
+
+
+def require_game(settings: Settings, command: str, games: tuple[str, ...]) -> None:
+    """Stop with a clear error (exit 2) when ``command`` does not serve ``--game``."""
+    if settings.game not in games:
+        from tarock_solver.errors import RulesError
+
+        raise RulesError(f"tarock {command} does not serve --game {settings.game} "
+                         f"(it serves {', '.join(games)})")
 
 
 def main(argv: list[str] | None = None) -> None:
