@@ -23,6 +23,19 @@ Modules, one job each:
   them); the brute-force references the solver is tested against: :mod:`tarock_solver.oracle`.
 """
 
+from ._kernels.clock import cycles
+from ._kernels.stats import (
+    NSTATS,
+    ST_ABORTED,
+    ST_DEADLINE,
+    ST_LIMIT,
+    ST_NODES,
+    ST_TT_CUTS,
+    ST_TT_HITS,
+    arm,
+    new_stats,
+)
+from ._kernels.table import new_table
 from .budget import UNLIMITED, Budget
 from .cardpoints import (
     DEFAULT_TT_BITS,
@@ -68,4 +81,8 @@ __all__ = [
     "solve_many", "solve_position", "TrischakenSearch", "solve_trischaken",
     "trischaken_kernels_cached", "trischaken_position", "trischaken_rule_bits",
     "trischaken_values",
+    # shared with the French Tarot solver's kernels (tarock_solver.french.solver): the
+    # budget's counter array, the cycle clock and the table allocator
+    "NSTATS", "ST_ABORTED", "ST_DEADLINE", "ST_LIMIT", "ST_NODES", "ST_TT_CUTS", "ST_TT_HITS",
+    "arm", "cycles", "new_stats", "new_table",
 ]

@@ -1,0 +1,207 @@
+"""The exact double-dummy solver of French Tarot: the taker against three, all hands known.
+
+The front door, as for Illustrated Tarock (:mod:`tarock_solver.solver`, whose
+:class:`~tarock_solver.solver.Budget` and :class:`~tarock_solver.solver.SearchResult`
+it shares): a :class:`FrenchPosition` and a :class:`FrenchSearch` that answers
+
+* :meth:`FrenchSearch.points` — the taker's card points at the end of the play, in half
+  points (what he has already, the chien's where it is his, plus what he will take);
+* :meth:`FrenchSearch.outcome_value` — any value of the play's outcome given as a table
+  ``[points, oudlers, petit au bout, chelem]`` (the contract's score: :mod:`.score`);
+* :meth:`FrenchSearch.card_values` — both per card the mover may play.
+
+The kernels (:mod:`._kernels`) are private; the brute-force reference is
+:mod:`tarock_solver.french.oracle`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from time import perf_counter
+
+import numpy as np
+
+from ...errors import RulesError
+from ...solver import ST_NODES, Budget, SearchResult, arm, new_stats, new_table
+from ..cards import CARD_IDS, EXCUSE, N_CARDS, SUIT_START, cards_of, half_points, split
+from ..play import EXCUSE_LAST, PlayState, check_card, close_trick, legal_cards
+from . import _kernels as K
+
+__all__ = ["FrenchPosition", "FrenchSearch", "card_code", "DEFAULT_TT_BITS"]
+
+DEFAULT_TT_BITS = 20
+
+
+def card_code(card: int) -> int:
+    """The kernels' code of a card index."""
+    if card <= EXCUSE:
+        return 64 + card
+    s, r = divmod(card - SUIT_START[0], 14)
+    return 16 * s + r
+
+
+def code_card(code: int) -> int:
+    if code >= 64:
+        return code - 64
+    return SUIT_START[code >> 4] + (code & 15)
+
+
+@dataclass(frozen=True)
+class FrenchPosition:
+    """Four hands (card sets), the seat that leads the trick in progress and its cards,
+    the taker's seat and what the play has settled so far (:class:`PlayState`: his
+    half points, the chien's included where they are his, and his oudlers)."""
+
+    hands: tuple[int, int, int, int]
+    leader: int
+    taker: int
+    trick: tuple[int, ...] = ()
+    state: PlayState = field(default_factory=PlayState)
+
+    def __post_init__(self) -> None:
+        if len(self.hands) != 4:
+            raise RulesError("the French Tarot solver plays four hands")
+        seen = 0
+        for h in self.hands:
+            if h & seen:
+                raise RulesError(f"{CARD_IDS[(h & seen).bit_length() - 1]} is in two hands")
+            seen |= h
+        for c in self.trick:
+            if seen >> c & 1:
+                raise RulesError(f"{CARD_IDS[c]} is both in a hand and in the trick")
+            seen |= 1 << c
+        if seen >> N_CARDS:
+            raise RulesError("a card index is beyond the 78 cards")
+        if not (0 <= self.leader < 4 and 0 <= self.taker < 4):
+            raise RulesError("seats are 0..3")
+        if len(self.trick) > 3:
+            raise RulesError("a trick in progress holds at most three cards")
+        sizes = [bin(h).count("1") for h in self.hands]
+        n = len(self.trick)
+        full = sizes[(self.leader + n) % 4]  # the mover has not played to the trick yet
+        for i in range(4):
+            seat = (self.leader + i) % 4
+            want = full - 1 if i < n else full
+            if sizes[seat] != want:
+                raise RulesError(f"seat {seat + 1} holds {sizes[seat]} cards; the trick in "
+                                 f"progress needs {want}")
+        if not any(self.hands):
+            raise RulesError("no cards left to play")
+
+    @property
+    def mover(self) -> int:
+        return (self.leader + len(self.trick)) % 4
+
+    @property
+    def tricks_left(self) -> int:
+        return bin(self.hands[self.leader]).count("1") + (1 if self.trick else 0)
+
+    def legal(self) -> int:
+        return legal_cards(self.hands[self.mover], self.trick)
+
+    def play(self, card: int, *, excuse_last: str = "lost") -> FrenchPosition:
+        """The position after the mover plays ``card`` (RulesError if illegal)."""
+        check_card(self.hands[self.mover], self.trick, card)
+        hands = list(self.hands)
+        hands[self.mover] &= ~(1 << card)
+        trick = self.trick + (card,)
+        if len(trick) < 4:
+            return replace(self, hands=tuple(hands), trick=trick)
+        last = not any(hands)
+        state, winner = close_trick(self.state, trick, self.leader, self.taker, 4, last=last,
+                                    excuse_last=excuse_last)
+        if last:
+            raise RulesError("that card ends the play; value the outcome instead")
+        return FrenchPosition(tuple(hands), winner, self.taker, (), state)  # type: ignore[arg-type]
+
+
+def _state_word(pos: FrenchPosition) -> int:
+    s = pos.state
+    return (pos.leader | (K.S_TK if s.taker_has_trick else 0)
+            | (K.S_DF if s.defence_has_trick else 0) | (s.owed << K.S_OWED_SHIFT))
+
+
+class FrenchSearch:
+    """Exact searches of French Tarot positions sharing one transposition table.
+
+    The table stays valid across the positions of one deal, taker and rule; it is
+    cleared when any of these (or the outcome table) changes."""
+
+    def __init__(self, tt_bits: int = DEFAULT_TT_BITS, *, excuse_last: str = "lost") -> None:
+        if excuse_last not in EXCUSE_LAST:
+            raise RulesError(f'excuse_last "{excuse_last}": expected {" or ".join(EXCUSE_LAST)}')
+        self.excuse_last = excuse_last
+        self._tt = new_table(tt_bits, K.TT_COLUMNS)
+        self._stats = new_stats()
+        self._context: tuple | None = None
+        self._owner: dict[int, int] = {}
+        self._out = np.zeros(2, np.int64)
+
+    def _use(self, context: tuple, pos: FrenchPosition) -> None:
+        """Clear the table unless it holds the same search of the same deal: a key names
+        the cards still in the hands, so it is only sound while each card has one
+        owner."""
+        owners = {c: seat for seat, h in enumerate(pos.hands) for c in cards_of(h)}
+        same_deal = all(self._owner.get(c, seat) == seat for c, seat in owners.items())
+        if context != self._context or not same_deal:
+            self._tt.fill(0)
+            self._context = context
+            self._owner = {}
+        self._owner.update(owners)
+
+    def _run(self, pos: FrenchPosition, score: int, table: np.ndarray, lower: int,
+             upper: int, guess: int | None, budget: Budget | int | None) -> SearchResult:
+        budget = Budget.of(budget)
+        hlo = np.zeros(4, np.int64)
+        hhi = np.zeros(4, np.int64)
+        for s, h in enumerate(pos.hands):
+            hlo[s], hhi[s] = split(h)
+        tc = np.zeros(4, np.int64)
+        for i, c in enumerate(pos.trick):
+            tc[i] = card_code(c)
+        arm(self._stats, budget.nodes, budget.seconds)
+        start = perf_counter()
+        g = (lower + upper) // 2 if guess is None else int(guess)
+        tests = K.mtd(hlo, hhi, pos.leader, tc, len(pos.trick), pos.taker, _state_word(pos),
+                      pos.state.taker_points, pos.state.taker_oudlers, score,
+                      self.excuse_last == "kept", table, lower, upper, g, self._tt,
+                      self._stats, self._out)
+        return SearchResult(int(self._out[0]), int(self._out[1]),
+                            nodes=int(self._stats[ST_NODES]), seconds=perf_counter() - start,
+                            tests=int(tests))
+
+    def points(self, pos: FrenchPosition, *, budget: Budget | int | None = None,
+               guess: int | None = None) -> SearchResult:
+        """The taker's half points at the end of the play (bounds when over budget)."""
+        self._use(("points", pos.taker), pos)
+        done = pos.state.taker_points
+        in_trick = sum(half_points(1 << c) for c in pos.trick)
+        rest = sum(half_points(h) for h in pos.hands) + in_trick + 1
+        r = self._run(pos, 0, _NO_TABLE, 0, rest, None if guess is None else guess - done,
+                      budget)
+        return replace(r, lower=r.lower + done, upper=r.upper + done)
+
+    def outcome_value(self, pos: FrenchPosition, table: np.ndarray, *,
+                      budget: Budget | int | None = None,
+                      guess: int | None = None) -> SearchResult:
+        """The best ``table[points, oudlers, petit au bout, chelem]`` the taker can be sure
+        of (see :mod:`tarock_solver.french.oracle` for the indices)."""
+        table = np.ascontiguousarray(table, dtype=np.int64)
+        if table.shape != (183, 4, 3, 3):
+            raise RulesError("an outcome table has shape (183, 4, 3, 3)")
+        self._use(("outcome", pos.taker, table.tobytes()), pos)
+        return self._run(pos, 1, table, int(table.min()), int(table.max()), guess, budget)
+
+    def card_values(self, pos: FrenchPosition, table: np.ndarray | None = None, *,
+                    budget: Budget | int | None = None) -> dict[int, SearchResult]:
+        """The value of each legal card of the mover (points, or ``table``'s value)."""
+        out = {}
+        for card in cards_of(pos.legal()):
+            # at the last trick every card is forced: its value is the position's
+            nxt = pos if pos.tricks_left == 1 else pos.play(card, excuse_last=self.excuse_last)
+            out[card] = (self.points(nxt, budget=budget) if table is None
+                         else self.outcome_value(nxt, table, budget=budget))
+        return out
+
+
+_NO_TABLE = np.zeros((1, 1, 1, 1), np.int64)

@@ -1,0 +1,604 @@
+"""The French Tarot search kernels: fail-soft alpha-beta over single card plays, MTD(f).
+
+The design is the Illustrated Tarock solver's (:mod:`tarock_solver.solver`): an explicit
+stack (numba caches no self-recursive function), null-window tests that share one
+transposition table keyed at trick starts, equivalent cards merged, and a budget read
+from the shared counter array.  One kernel source serves both objectives, specialised
+by the flag ``score``:
+
+* ``score == 0`` — the taker's future card points (half points): a trick's points are
+  added on the way back, so the table keys the remaining cards, the leader and the
+  Excuse's settlement flags only;
+* ``score == 1`` — the value ``table[points, oudlers, petit au bout, chelem]`` of the
+  play's outcome (the contract's score, built from the scoring rules by the driver):
+  the key adds the taker's points and oudlers so far.
+
+Cards are codes 0..85: a suit card is bit ``16 s + r`` of the suit word (code < 64), a
+trump or the Excuse bit ``c - 64`` of the trump word (the Excuse is code 85).  Hands
+are ``lo`` (trump word) and ``hi`` (suit word) per seat, four seats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...bits import clz_nb, ctz_nb, popcount_nb
+from ...solver import ST_ABORTED, ST_DEADLINE, ST_LIMIT, ST_NODES, ST_TT_CUTS, ST_TT_HITS, cycles
+
+N_SEATS = 4
+EX_CODE = 85
+PETIT_CODE = 64
+T21_CODE = 84
+EX_BIT = np.int64(1) << np.int64(21)
+TRUMPS_LO = (np.int64(1) << np.int64(21)) - np.int64(1)
+LANE = np.int64(0x3FFF)
+MAXPLY = 80
+MAXMOVES = 24
+CLOCK_EVERY = 4096
+#: Table row: key words, lower, upper, best move and work.
+TT_COLUMNS = 5
+INF = 1 << 30
+#: The state word: leader (2 bits), taker has a trick, defence has a trick, who owes
+#: the Excuse's card (2 bits), the Petit won by the taker one trick before the last.
+S_TK = 4
+S_DF = 8
+S_OWED_SHIFT = 4
+S_PEN = 64
+
+
+def _half_points_by_code() -> np.ndarray:
+    pts = np.zeros(86, np.int64)
+    for s in range(4):
+        for r in range(14):
+            pts[16 * s + r] = (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 5, 7, 9)[r]
+    for t in range(21):
+        pts[64 + t] = 1
+    pts[PETIT_CODE] = pts[T21_CODE] = pts[EX_CODE] = 9
+    return pts
+
+
+PTS = _half_points_by_code()
+
+
+@njit(cache=True, inline="always")
+def _group(c):
+    """0..3 a suit, 4 the trumps, 5 the Excuse."""
+    if c < 64:
+        return c >> 4
+    return 5 if c == EX_CODE else 4
+
+
+@njit(cache=True, inline="always")
+def _trick_facts(tc, n):
+    """The group led (-1 none), the position winning so far and the highest trump's
+    rank (-1 none) of the first ``n`` cards of trick ``tc``."""
+    led = -1
+    win = -1
+    top = -1
+    best = -1
+    for i in range(n):
+        c = tc[i]
+        if c == EX_CODE:
+            continue
+        g = _group(c)
+        if led < 0:
+            led = g
+        if g == 4:
+            if c - 64 > top:
+                top = c - 64
+                win = i
+        elif top < 0 and g == led and (c & 15) > best:
+            best = c & 15
+            win = i
+    return led, win, top
+
+
+@njit(cache=True, inline="always")
+def _legal(lo, hi, led, top):
+    """The legal cards of a hand as its two words."""
+    if led < 0:
+        return lo, hi
+    ex = lo & EX_BIT
+    if led < 4:
+        same = hi & (LANE << (16 * led))
+        if same:
+            return ex, same
+    trumps = lo & TRUMPS_LO
+    if trumps == 0:
+        return lo, hi
+    if top >= 0:
+        over = trumps & ~((np.int64(2) << top) - 1)
+        if over:
+            return over | ex, np.int64(0)
+    return trumps | ex, np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def _next_above(word, bit, lane_end):
+    """The lowest set bit of ``word`` above ``bit`` below ``lane_end`` (-1 none)."""
+    above = word & ~((np.int64(2) << bit) - 1) & ((np.int64(1) << lane_end) - 1)
+    if above == 0:
+        return -1
+    return ctz_nb(above)
+
+
+@njit(cache=True)
+def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side, pts,
+           tt_move, score):
+    """The legal moves minus equivalent ones, ordered best first; returns their count.
+
+    A card is dropped when the next card above it still in play (hands and trick) is the
+    mover's own legal card of the same value: the two are interchangeable.  Order: the
+    table's move; following, the cheapest card that wins when the trick is the other
+    side's, the richest when it is one's own; leading, masters of their group first."""
+    llo, lhi = _legal(lo, hi, led, top)
+    keys = np.empty(MAXMOVES, np.int64)
+    k = 0
+    _, wpos, wtop = _trick_facts(tc, n)
+    for word_i in range(2):
+        w = lhi if word_i == 0 else llo
+        while w:
+            b = ctz_nb(w)
+            w &= w - 1
+            if word_i == 0:
+                c = b
+                end = 16 * (b >> 4) + 14
+                nxt = _next_above(live_hi, b, end)
+                if nxt >= 0 and (lhi >> nxt) & 1 and pts[nxt] == pts[c]:
+                    continue
+            else:
+                c = 64 + b
+                # in a score search the Petit is itself (the petit au bout)
+                if b < 21 and not (score and b == 0):
+                    nxt = _next_above(live_lo, b, 21)
+                    if nxt >= 0 and (llo >> nxt) & 1 and pts[64 + nxt] == pts[c]:
+                        continue
+            v = pts[c]
+            if c == tt_move:
+                score = 1 << 20
+            elif n == 0:
+                g = _group(c)
+                if g == 5:
+                    score = 10
+                elif g == 4:
+                    master = _next_above(live_lo & TRUMPS_LO, c - 64, 21) < 0
+                    score = (400 + v) if master else (100 - (c - 64))
+                else:
+                    master = _next_above(live_hi, c, 16 * g + 14) < 0
+                    score = (500 + v) if master else (200 - v * 8 - (c & 15))
+            else:
+                if c == EX_CODE:
+                    score = 50
+                else:
+                    g = _group(c)
+                    beats = False
+                    if g == 4:
+                        beats = c - 64 > wtop
+                    elif wtop < 0 and wpos >= 0 and g == _group(tc[wpos]) and c > tc[wpos]:
+                        beats = True
+                    if win_side == taker_side:
+                        score = (300 + v * 8 - (c & 15)) if not beats else (200 - (c & 63))
+                    elif beats:
+                        score = 400 + v * 8 - (c & 63)
+                    else:
+                        score = 100 - v * 8 - (c & 15)
+            keys[k] = (np.int64(score) << 8) | c
+            k += 1
+    srt = np.sort(keys[:k])
+    for i in range(k):
+        out[i] = srt[k - 1 - i] & 255
+    return k
+
+
+@njit(cache=True, inline="always")
+def _high_bit(w):
+    return 63 - clz_nb(w) if w else -1
+
+
+@njit(cache=True, inline="always")
+def _quick_bounds(hlo, taker, rest, state):
+    """Bounds on the taker's future card points at a trick start.
+
+    Up to everything still in play (+1: an Excuse's card the defence may still owe),
+    less the trumps of the defence above his highest (they win their tricks); at least,
+    for each of his trumps above all of the defence's, the trump and three cards (each
+    worth a half point at least, the Excuse's exchange card included).  While the
+    defence has no trick, an Excuse it plays pays its card only with its first trick
+    (two cards count), and the taker's Excuse may still win the last trick (the defence's
+    trumps count for nothing); a card the taker owes costs him one."""
+    df = (state & S_DF) != 0
+    mine = hlo[taker] & TRUMPS_LO
+    theirs = np.int64(0)
+    for s in range(N_SEATS):
+        if s != taker:
+            theirs |= hlo[s]
+    theirs &= TRUMPS_LO
+    top_mine = _high_bit(mine)
+    top_theirs = _high_bit(theirs)
+    lower = 0
+    upper = rest + 1
+    masters = mine & ~((np.int64(2) << top_theirs) - 1) if top_theirs >= 0 else mine
+    while masters:
+        b = ctz_nb(masters)
+        masters &= masters - 1
+        lower += PTS[64 + b] + (3 if df else 2)
+    if (state >> S_OWED_SHIFT) & 3 == 1:
+        lower = max(lower - 1, 0)
+    if not df and hlo[taker] & EX_BIT:
+        return lower, upper
+    lost = theirs & ~((np.int64(2) << top_mine) - 1) if top_mine >= 0 else theirs
+    while lost:
+        b = ctz_nb(lost)
+        lost &= lost - 1
+        upper -= PTS[64 + b]
+    return lower, upper
+
+
+@njit(cache=True, inline="always")
+def _hash(k0, k1):
+    h = (k0 * np.int64(-7046029254386353131)) ^ (k1 * np.int64(-4658895280553007687))
+    return h ^ (h >> 29)
+
+
+@njit(cache=True)
+def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0, beta0,
+           score, excuse_kept, table, tt, stats):
+    """One fail-soft alpha-beta search of the position; its value (see the module).
+
+    ``hlo``/``hhi`` are the four hands (changed during the search, restored after),
+    ``tc0[:n0]`` the cards of the trick in progress led by ``leader0``, ``state0`` the
+    state word, ``points0``/``oudlers0`` the taker's half points and oudlers so far."""
+    nseats = N_SEATS
+    mask = tt.shape[0] - 2
+    # per ply: mover, window, best, move list, index, trick cards, state to restore
+    mv = np.empty((MAXPLY, MAXMOVES), np.int64)
+    nm = np.zeros(MAXPLY, np.int64)
+    mi = np.zeros(MAXPLY, np.int64)
+    al = np.zeros(MAXPLY, np.int64)
+    be = np.zeros(MAXPLY, np.int64)
+    best = np.zeros(MAXPLY, np.int64)
+    bmove = np.zeros(MAXPLY, np.int64)
+    gain = np.zeros(MAXPLY, np.int64)
+    slot = np.full(MAXPLY, -1, np.int64)
+    k0s = np.zeros(MAXPLY, np.int64)
+    k1s = np.zeros(MAXPLY, np.int64)
+    nstart = np.zeros(MAXPLY, np.int64)
+    trick = np.zeros((MAXPLY + 1, 4), np.int64)
+    tn = np.zeros(MAXPLY + 1, np.int64)
+    lead = np.zeros(MAXPLY + 1, np.int64)
+    st = np.zeros(MAXPLY + 1, np.int64)
+    pts_so_far = np.zeros(MAXPLY + 1, np.int64)
+    oud_so_far = np.zeros(MAXPLY + 1, np.int64)
+    for i in range(n0):
+        trick[0, i] = tc0[i]
+    tn[0] = n0
+    lead[0] = leader0
+    st[0] = state0
+    pts_so_far[0] = points0
+    oud_so_far[0] = oudlers0
+    limit = stats[ST_LIMIT]
+    deadline = stats[ST_DEADLINE]
+    nodes = stats[ST_NODES]
+    live_lo = np.int64(0)
+    live_hi = np.int64(0)
+    for s in range(nseats):
+        live_lo |= hlo[s]
+        live_hi |= hhi[s]
+    left_cards = popcount_nb(np.uint64(live_lo)) + popcount_nb(np.uint64(live_hi))
+    rest = 0
+    w = live_hi
+    while w:
+        rest += PTS[ctz_nb(w)]
+        w &= w - 1
+    w = live_lo
+    while w:
+        rest += PTS[64 + ctz_nb(w)]
+        w &= w - 1
+    d = 0
+    al[0] = alpha0
+    be[0] = beta0
+    entering = True
+    ret = 0
+    aborted = False
+    while True:
+        if entering:
+            entering = False
+            nodes += 1
+            if (limit > 0 and nodes - stats[ST_NODES] > limit) or (
+                    deadline > 0 and (nodes & (CLOCK_EVERY - 1)) == 0 and cycles() > deadline):
+                aborted = True
+                break
+            n = tn[d]
+            mover = (lead[d] + n) % nseats
+            tt_move = -1
+            slot[d] = -1
+            nstart[d] = nodes
+            qlo = 0
+            qup = rest + 1
+            if n == 0 and not score:
+                qlo, qup = _quick_bounds(hlo, taker, rest, st[d])
+            if n == 0 and not score and (qup <= al[d] or qlo >= be[d]):
+                ret = qup if qup <= al[d] else qlo
+                slot[d] = -2
+            elif n == 0:
+                # a trick start: the table
+                k0 = live_hi
+                k1 = live_lo | (np.int64(st[d] & 127) << 22)
+                if score:
+                    k1 |= (pts_so_far[d] << 32) | (oud_so_far[d] << 41)
+                h = _hash(k0, k1) & mask
+                found = -1
+                for r in range(h, h + 2):
+                    if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 4] != 0:
+                        found = r
+                        break
+                k0s[d] = k0
+                k1s[d] = k1
+                if found >= 0:
+                    stats[ST_TT_HITS] += 1
+                    lo_b = tt[found, 2]
+                    up_b = tt[found, 3]
+                    if lo_b >= be[d] or up_b <= al[d] or lo_b == up_b:
+                        stats[ST_TT_CUTS] += 1
+                        ret = lo_b if lo_b >= be[d] else up_b
+                        if lo_b == up_b:
+                            ret = lo_b
+                        slot[d] = -2
+                    else:
+                        tt_move = (tt[found, 4] >> 1) & 255
+                        slot[d] = found
+                else:
+                    slot[d] = h | (np.int64(1) << 40)
+            if slot[d] == -2:
+                # decided by the table: unwind as a return
+                pass
+            else:
+                led, _, top = _trick_facts(trick[d], n)
+                wside = 0
+                if n > 0:
+                    _, wpos, _ = _trick_facts(trick[d], n)
+                    wside = 1 if (lead[d] + wpos) % nseats == taker else 0
+                tside = 1 if mover == taker else 0
+                lv_lo = live_lo
+                lv_hi = live_hi
+                for i in range(n):
+                    c = trick[d, i]
+                    if c >= 64:
+                        lv_lo |= np.int64(1) << (c - 64)
+                    else:
+                        lv_hi |= np.int64(1) << c
+                nm[d] = _moves(hlo[mover], hhi[mover], led, top, lv_lo, lv_hi, mv[d],
+                               trick[d], n, tside, wside, PTS, tt_move, score)
+                mi[d] = 0
+                best[d] = -INF if mover == taker else INF
+                bmove[d] = -1
+        # --- the frame at d either plays its next move or returns
+        if slot[d] == -2:
+            value = ret
+            slot[d] = -1
+            # fall through to the return below
+        else:
+            n = tn[d]
+            mover = (lead[d] + n) % nseats
+            if mi[d] < nm[d] and not (best[d] >= be[d] if mover == taker
+                                       else best[d] <= al[d]):
+                c = mv[d, mi[d]]
+                mi[d] += 1
+                if c >= 64:
+                    hlo[mover] ^= np.int64(1) << (c - 64)
+                    live_lo ^= np.int64(1) << (c - 64)
+                else:
+                    hhi[mover] ^= np.int64(1) << c
+                    live_hi ^= np.int64(1) << c
+                left_cards -= 1
+                rest -= PTS[c]
+                for i in range(n):
+                    trick[d + 1, i] = trick[d, i]
+                trick[d + 1, n] = c
+                st[d + 1] = st[d]
+                pts_so_far[d + 1] = pts_so_far[d]
+                oud_so_far[d + 1] = oud_so_far[d]
+                gain[d] = 0
+                if n + 1 < nseats:
+                    tn[d + 1] = n + 1
+                    lead[d + 1] = lead[d]
+                    al[d + 1] = al[d]
+                    be[d + 1] = be[d]
+                    d += 1
+                    entering = True
+                    continue
+                # the trick is complete: settle it
+                tcd = trick[d + 1]
+                ld = lead[d]
+                last = left_cards == 0
+                s0 = st[d]
+                tk = (s0 & S_TK) != 0
+                df = (s0 & S_DF) != 0
+                owed = (s0 >> S_OWED_SHIFT) & 3
+                exw = last and tcd[0] == EX_CODE and ld == taker and not df
+                if exw:
+                    wpos = 0
+                else:
+                    _, wpos, _ = _trick_facts(tcd, nseats)
+                winner = (ld + wpos) % nseats
+                tw = winner == taker
+                p = 0
+                o = 0
+                tp = 0
+                to = 0
+                has_ex = -1
+                has_petit = False
+                for i in range(nseats):
+                    ci = tcd[i]
+                    p += PTS[ci]
+                    if ci == EX_CODE or ci == PETIT_CODE or ci == T21_CODE:
+                        o += 1
+                    if ci == EX_CODE:
+                        has_ex = i
+                    if ci == PETIT_CODE:
+                        has_petit = True
+                if has_ex >= 0 and not exw:
+                    ex_taker = (ld + has_ex) % nseats == taker
+                    if ex_taker != tw and not (last and not excuse_kept):
+                        p -= 9
+                        o -= 1
+                        if ex_taker:
+                            tp += 9
+                            to += 1
+                        side_has = tk if ex_taker else df
+                        if side_has:
+                            tp += -1 if ex_taker else 1
+                        else:
+                            owed = 1 if ex_taker else 2
+                if tw:
+                    tp += p
+                    to += o
+                if owed == 1 and tw:
+                    tp -= 1
+                    owed = 0
+                elif owed == 2 and not tw:
+                    tp += 1
+                    owed = 0
+                tk2 = tk or tw
+                df2 = df or not tw
+                ns = (S_TK if tk2 else 0) | (S_DF if df2 else 0) | (owed << S_OWED_SHIFT)
+                if left_cards == nseats and has_petit and tw:
+                    ns |= S_PEN
+                if last:
+                    if score:
+                        pab = 0
+                        if has_petit:
+                            pab = 1 if tw else 2
+                        elif (s0 & S_PEN) and tcd[0] == EX_CODE and not df2:
+                            pab = 1
+                        ch = 1 if not df2 else (2 if not tk2 else 0)
+                        value = table[pts_so_far[d] + tp, oud_so_far[d] + to, pab, ch]
+                    else:
+                        value = tp
+                    # undo the card and take the value as a child's
+                    if c >= 64:
+                        hlo[mover] ^= np.int64(1) << (c - 64)
+                        live_lo ^= np.int64(1) << (c - 64)
+                    else:
+                        hhi[mover] ^= np.int64(1) << c
+                        live_hi ^= np.int64(1) << c
+                    left_cards += 1
+                    rest += PTS[c]
+                    nodes += 1
+                    if mover == taker:
+                        if value > best[d]:
+                            best[d] = value
+                            bmove[d] = c
+                    elif value < best[d]:
+                        best[d] = value
+                        bmove[d] = c
+                    continue
+                gain[d] = 0 if score else tp
+                st[d + 1] = ns | winner
+                lead[d + 1] = winner
+                tn[d + 1] = 0
+                pts_so_far[d + 1] = pts_so_far[d] + tp
+                oud_so_far[d + 1] = oud_so_far[d] + to
+                al[d + 1] = al[d] - gain[d]
+                be[d + 1] = be[d] - gain[d]
+                d += 1
+                entering = True
+                continue
+            # every move tried (or a cut-off): store and return
+            value = best[d]
+            if tn[d] == 0 and slot[d] >= 0:
+                r = slot[d]
+                fresh = (r >> 40) & 1
+                r &= (np.int64(1) << 40) - 1
+                if fresh:
+                    # two rows a bucket: the first keeps the bigger work
+                    work = nodes - nstart[d]
+                    if tt[r, 4] != 0 and ((tt[r, 4] >> 9) > work):
+                        r += 1
+                    tt[r, 0] = k0s[d]
+                    tt[r, 1] = k1s[d]
+                    tt[r, 2] = -INF
+                    tt[r, 3] = INF
+                lo_b = tt[r, 2]
+                up_b = tt[r, 3]
+                if value >= be[d]:
+                    lo_b = max(lo_b, value)
+                elif value <= al[d]:
+                    up_b = min(up_b, value)
+                else:
+                    lo_b = value
+                    up_b = value
+                tt[r, 2] = lo_b
+                tt[r, 3] = up_b
+                tt[r, 4] = ((nodes - nstart[d]) << 9) | ((bmove[d] & 255) << 1) | 1
+        # --- return ``value`` to the parent
+        if d == 0:
+            ret = value
+            break
+        d -= 1
+        n = tn[d]
+        mover = (lead[d] + n) % nseats
+        c = mv[d, mi[d] - 1]
+        if c >= 64:
+            hlo[mover] ^= np.int64(1) << (c - 64)
+            live_lo ^= np.int64(1) << (c - 64)
+        else:
+            hhi[mover] ^= np.int64(1) << c
+            live_hi ^= np.int64(1) << c
+        left_cards += 1
+        rest += PTS[c]
+        value += gain[d]
+        if mover == taker:
+            if value > best[d]:
+                best[d] = value
+                bmove[d] = c
+        elif value < best[d]:
+            best[d] = value
+            bmove[d] = c
+    if aborted:
+        # restore the hands from the frames still open
+        while d > 0:
+            d -= 1
+            n = tn[d]
+            mover = (lead[d] + n) % nseats
+            if mi[d] > 0:
+                c = mv[d, mi[d] - 1]
+                if c >= 64:
+                    hlo[mover] ^= np.int64(1) << (c - 64)
+                else:
+                    hhi[mover] ^= np.int64(1) << c
+        stats[ST_ABORTED] = 1
+        stats[ST_NODES] = nodes
+        return 0
+    stats[ST_NODES] = nodes
+    return ret
+
+
+@njit(cache=True, nogil=True)
+def mtd(hlo, hhi, leader, tc, n, taker, state, points, oudlers, score, excuse_kept, table,
+        lower, upper, guess, tt, stats, out):
+    """MTD(f): null-window tests from ``guess`` until the bounds meet or the budget runs
+    out; the bounds proved into ``out[0:2]``, the tests run returned."""
+    tests = 0
+    g = min(max(guess, lower), upper)
+    while lower < upper:
+        # fail-soft steps near a bound are small; halve a wide interval instead
+        b = g + 1 if g <= lower else g
+        if upper - lower > 8:
+            mid = (lower + upper + 1) // 2
+            b = mid if abs(b - mid) > (upper - lower) // 4 else b
+        b = min(max(b, lower + 1), upper)
+        v = search(hlo, hhi, leader, tc, n, taker, state, points, oudlers, b - 1, b, score,
+                   excuse_kept, table, tt, stats)
+        if stats[ST_ABORTED]:
+            break
+        tests += 1
+        if v >= b:
+            lower = v
+        else:
+            upper = v
+        g = v
+    out[0] = lower
+    out[1] = upper
+    return tests
