@@ -206,8 +206,8 @@ PROFILES: dict[str, dict[str, str]] = {
 
 #: What each profile follows, for ``tarock --game french rules``.
 PROFILE_SOURCES = {
-    "fft": "Fédération Française de Tarot, Règlement officiel (2012 edition, its 2016 "
-           "and 2019 reprints): see docs/FRENCH_TAROT.md",
+    "fft": "Fédération Française de Tarot, Règlement officiel (edition of July 2012); "
+           "sources in docs/FRENCH_TAROT.md",
 }
 
 
