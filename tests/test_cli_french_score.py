@@ -6,10 +6,20 @@ Illustrated Tarock side of both commands is tests/test_cli_score.py's.
 
 from __future__ import annotations
 
+import importlib
 import json
+import sys
+from pathlib import Path
 
 import pytest
-from tarock_cli.main import main
+
+# The repository's own cli/ package, loaded as ``cli``: the installed ``tarock_cli`` may
+# come from another checkout of the project, and these tests are about this one.
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+main = importlib.import_module("cli.main").main
+assert Path(importlib.import_module("cli").__file__).parent == ROOT / "cli"
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
