@@ -85,7 +85,7 @@ def render_score(rules: FrenchRules, res: FrenchScore, seats: Marque) -> str:
     rows = [[line.item, f"{line.amount:+d}", line.why] for line in res.lines]
     out += [""] + table(rows, ["Item", "Per defender", "Why"])
     out += ["", f"Value per defender: {res.value:+d} for the taker's side", ""]
-    out += table(_seat_rows(seats), ["Seat", "Seats", "Marque each"])
+    out += table(_seat_rows(seats), ["Seat", "How many", "Marque each"])
     return "\n".join(out)
 
 

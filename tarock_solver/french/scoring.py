@@ -9,7 +9,7 @@ players so that the marque sums to zero.  The formula, per defender, is the FFT'
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -245,7 +245,3 @@ def marque(value: int | FrenchScore, players: int, *, taker_alone: bool = False)
             return Marque(5, 4 * v, None, -v, 4)
         return Marque(5, 2 * v, v, -v, 3)
     raise RulesError(f"players must be 3, 4 or 5, not {players}.")
-
-
-def lines_total(lines: Sequence[ScoreLine]) -> int:
-    return sum(line.amount for line in lines)
