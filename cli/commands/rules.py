@@ -160,6 +160,9 @@ def command(settings: Settings, name: str | None, as_json_: bool, list_: bool) -
 
     NAME defaults to the global --rules; global --opt overrides are applied.
     """
+    if settings.game == "french":
+        _french_rules(settings, name, as_json_, list_)
+        return
     if list_:
         click.echo("\n".join(profile_names()))
         return
@@ -168,3 +171,19 @@ def command(settings: Settings, name: str | None, as_json_: bool, list_: bool) -
         click.echo(json.dumps(as_json(rules), ensure_ascii=False, indent=2))
     else:
         click.echo(render(rules, settings.ascii))
+
+
+def _french_rules(settings: Settings, name: str | None, as_json_: bool, list_: bool) -> None:
+    """`tarock --game french rules`: French Tarot's profiles (tarock_solver.french.rules)."""
+    from tarock_solver.french.rules import profile_names as french_profiles
+
+    from ._french import render_rules, rules_json
+
+    if list_:
+        click.echo("\n".join(french_profiles()))
+        return
+    rules = settings.loaded_rules if name is None else settings.rules_named(name)
+    if as_json_:
+        click.echo(json.dumps(rules_json(rules), ensure_ascii=False, indent=2))
+    else:
+        click.echo(render_rules(rules, settings.ascii))

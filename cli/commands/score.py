@@ -2,7 +2,8 @@
 
 The outcome comes from options, from a JSON object (``--json-in FILE`` or ``-``
 for stdin, same field names as :data:`._outcome.INPUT_FIELDS`), or both; options
-given on the command line win over the file.
+given on the command line win over the file.  With ``--game french`` the command is
+French Tarot's (:data:`._french.score_command`), with its own options.
 """
 
 from __future__ import annotations
@@ -29,6 +30,20 @@ from tarock_solver.scoring import (
 from ..main import Settings
 from ._outcome import input_from_dict, parse_bird
 from ._text import plain, table
+
+
+class _GameCommand(click.Command):
+    """`score` for the game of ``--game``: French Tarot's command parses and runs the
+    arguments when the game is french, so each game keeps its own options and help."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        settings = parent.obj if parent is not None else None
+        if isinstance(settings, Settings) and settings.game == "french":
+            from ._french import score_command
+
+            return score_command.make_context(info_name, args, parent=parent, **extra)
+        return super().make_context(info_name, args, parent=parent, **extra)
 
 
 def _read_json(source: str) -> dict[str, Any]:
@@ -150,7 +165,7 @@ def _json_game(rules: Rules, res: ScoreResult, contract: str, option: str) -> di
     }
 
 
-@click.command("score")
+@click.command("score", cls=_GameCommand)
 @click.option("--contract", help="three, lower, two, one, solo (or the profile's names); "
                                  "trischaken with --trischaken-points.")
 @click.option("--declarer", metavar="SEAT", help="F, M or R (default F).")

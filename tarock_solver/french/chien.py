@@ -1,0 +1,103 @@
+"""Legal chien discards (l'écart) in a Petite or a Garde.
+
+The taker adds the chien to his hand and discards as many cards as it held.  He may
+discard neither a King nor an oudler; a trump only when he has no other card left to
+discard, and then the trumps discarded are shown to the defence.  Sets of cards are
+Python ints, bit = card index, as in :mod:`.cards`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from ..errors import RulesError
+from .cards import (
+    CARD_IDS,
+    CHIEN_SIZE,
+    KING_MASK,
+    OUDLER_MASK,
+    TRUMP_MASK,
+    cards_of,
+    mask_of,
+)
+
+__all__ = ["DiscardError", "check_discard", "discard_pool", "legal_discards",
+           "trumps_to_show"]
+
+
+class DiscardError(RulesError):
+    """A chien discard the rules forbid; the message names the card and the rule."""
+
+
+def _size(players: int) -> int:
+    if players not in CHIEN_SIZE:
+        raise RulesError(f"players must be 3, 4 or 5, not {players}.")
+    return CHIEN_SIZE[players]
+
+
+def _ids(mask: int) -> str:
+    return " ".join(CARD_IDS[c] for c in cards_of(mask))
+
+
+def discard_pool(hand: int) -> tuple[int, int]:
+    """``(free, trumps)``: the cards of ``hand`` that may always be discarded (suit cards
+    other than Kings), and the trumps that may be discarded only when ``free`` is too
+    small (every trump but the Petit and the 21)."""
+    free = hand & ~TRUMP_MASK & ~KING_MASK & ~OUDLER_MASK
+    trumps = hand & TRUMP_MASK & ~OUDLER_MASK
+    return free, trumps
+
+
+def trumps_to_show(hand: int, players: int) -> int:
+    """How many trumps a discard from ``hand`` must hold (and show): 0 unless the hand has
+    fewer free cards than the chien."""
+    free, _ = discard_pool(hand)
+    return max(0, _size(players) - len(cards_of(free)))
+
+
+def check_discard(hand_with_chien: int, discard: int, players: int = 4) -> None:
+    """Nothing if ``discard`` is a legal écart from ``hand_with_chien``; DiscardError naming
+    the bad card and the rule otherwise (all bad cards at once)."""
+    size = _size(players)
+    problems = []
+    count = len(cards_of(discard))
+    if count != size:
+        problems.append(f"the discard holds {count} cards; at {players} players it holds "
+                        f"{size}.")
+    if discard & ~hand_with_chien:
+        problems.append(f"{_ids(discard & ~hand_with_chien)}: not in the hand (with the "
+                        "chien).")
+    if discard & KING_MASK:
+        problems.append(f"{_ids(discard & KING_MASK)}: a King may not be discarded.")
+    if discard & OUDLER_MASK:
+        problems.append(f"{_ids(discard & OUDLER_MASK)}: an oudler (the Petit, the 21, "
+                        "the Excuse) may not be discarded.")
+    free, _ = discard_pool(hand_with_chien)
+    trumps = discard & TRUMP_MASK & ~OUDLER_MASK
+    kept_free = free & ~discard
+    if trumps and kept_free:
+        problems.append(f"{_ids(trumps)}: a trump may be discarded only when no other "
+                        f"card can be ({_ids(kept_free)} could).")
+    if problems:
+        raise DiscardError("illegal discard: " + " ".join(problems))
+
+
+def legal_discards(hand_with_chien: int, players: int = 4) -> Iterator[int]:
+    """Every legal discard from ``hand_with_chien``, lazily (there can be many: 38,760
+    from 20 free cards at four players)."""
+    size = _size(players)
+    free, trumps = discard_pool(hand_with_chien)
+    free_cards = cards_of(free)
+    if len(free_cards) >= size:
+        for combo in combinations(free_cards, size):
+            yield mask_of(combo)
+        return
+    need = size - len(free_cards)
+    trump_cards = cards_of(trumps)
+    if len(trump_cards) < need:
+        # Only Kings and oudlers would be left: no legal discard exists (it cannot
+        # happen with a real deal, which leaves at least 17 other cards).
+        return
+    for combo in combinations(trump_cards, need):
+        yield free | mask_of(combo)
