@@ -209,7 +209,7 @@ def _build_spellings() -> dict[str, int]:
 
 _SPELLINGS = _build_spellings()
 _NUMBER_RE = re.compile(r"t?([0-9]+)")
-_ROMAN_RE = re.compile(r"[ivxlc]+")
+_ROMAN_RE = re.compile(r"[ivx]+")
 
 
 def accepted_spellings() -> dict[str, int]:
