@@ -568,9 +568,12 @@ def parse_deal(text: str, *, validate: bool = True) -> FrenchDeal | FrenchPartia
         if marker.group(1) in names:
             first = names.index(marker.group(1))
         else:
+            # F, M and R are Illustrated Tarock's seats: say so to whoever pasted such a deal.
+            hint = (" (F, M and R are the seats of Illustrated Tarock)"
+                    if marker.group(1).upper() in ("F", "M", "R") else "")
             problems.append(Problem(
                 f'unknown seat "{marker.group(1)}:"; at {players} players the seats are '
-                f"{', '.join(names)}.", (marker.start(1), marker.end())))
+                f"{', '.join(names)}{hint}.", (marker.start(1), marker.end())))
     hands: list[int | None] = [None] * players
     for k, match in enumerate(matches):
         seat = (first + k) % players
