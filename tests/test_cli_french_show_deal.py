@@ -116,9 +116,9 @@ def replace_card(text: str, old: str, new: str) -> str:
 @pytest.mark.parametrize("deal,first_line", [
     (replace_card(EX1, ".KT921.", ".KT92."),
      "Error: the deal has 77 cards; a French Tarot deal has 78 (4 hands of 18 and a chien of 6); "
-     "missing: S1."),
+     "missing: S1 (♠1)."),
     (replace_card(EX1, "C5,C2", "C5,SK"),
-     "Error: card SK appears twice: in hand 1 and in the chien."),
+     "Error: card SK (♠K) appears twice: in hand 1 and in the chien."),
     (replace_card(EX1, "C5,C2", "C5,Cx"),
      'Error: unknown card "Cx" in the chien: the ranks of clubs are K Q C J 10 9 8 7 6 5 4 3 2 1 '
      "(also R, D, V, A, T)."),

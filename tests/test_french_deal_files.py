@@ -134,7 +134,7 @@ def bad_line(tmp_path: Path, name: str, text: str) -> str:
 
 @pytest.mark.parametrize("record,message", [
     ({"id": "a", "deal": EX1.replace("C5,C2", "C5,SK")},
-     'bad.jsonl:2 (id "a"): "deal": card SK appears twice: in hand 1 and in the chien.'),
+     'bad.jsonl:2 (id "a"): "deal": card SK (♠K) appears twice: in hand 1 and in the chien.'),
     ({"id": "a", "deal": EX1.replace("T9,T2", "T9,T22")},
      'bad.jsonl:2 (id "a"): "deal": unknown card "T22" in the chien'),
     ({"id": "a", "deal": EX1, "contract": "gardee"},
@@ -184,7 +184,7 @@ def test_bad_csv(tmp_path):
     message = bad_line(tmp_path, "bad.csv", text)
     assert message.startswith(f'{tmp_path / "bad.csv"}:3 (id "short"): "deal": the deal has 77 '
                               f"cards; a French Tarot deal has 78 (4 hands of 18 and a chien of "
-                              f"6); missing: S1.")
+                              f"6); missing: S1 (♠1).")
     text = f"id,deal\nx,{EX1}\n"  # unquoted commas
     assert "bad.csv:2" in bad_line(tmp_path, "bad.csv", text)
     assert "expected 2 fields" in bad_line(tmp_path, "bad.csv", text)

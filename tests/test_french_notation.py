@@ -282,7 +282,7 @@ def test_a_77_card_deal_names_the_missing_card():
         parse_deal(short)
     assert info.value.messages == [
         "the deal has 77 cards; a French Tarot deal has 78 (4 hands of 18 and a chien of 6); "
-        "missing: S1.",
+        "missing: S1 (♠1).",
         "hand 1 has 17 cards; at 4 players every hand needs 18 (4 hands of 18 and a chien of 6).",
     ]
 
@@ -291,8 +291,8 @@ def test_a_duplicate_names_the_card_and_where():
     dup = replace_card(EX1, "C5,C2", "C5,SK")  # ♠K is in hand 1 too; ♣2 is gone
     with pytest.raises(DealError) as info:
         parse_deal(dup)
-    assert info.value.messages == ["card SK appears twice: in hand 1 and in the chien.",
-                                   "missing from the deal: C2."]
+    assert info.value.messages == ["card SK (♠K) appears twice: in hand 1 and in the chien.",
+                                   "missing from the deal: C2 (♣2)."]
 
 
 def test_wrong_hand_size_names_the_seat():

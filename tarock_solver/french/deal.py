@@ -24,9 +24,12 @@ from .cards import (
     EXCUSE,
     HAND_SIZE,
     N_CARDS,
+    N_TRUMPS,
+    RANK_IDS,
     SEAT_NAMES,
     SUIT_SIZE,
     SUIT_START,
+    SUIT_SYMBOLS,
     cards_of,
     half_points,
     mask_of,
@@ -40,6 +43,7 @@ __all__ = [
     "canonical_order",
     "contract_name",
     "deal_size_phrase",
+    "describe_card",
     "random_deal",
     "random_deals",
     "seat_number",
@@ -84,8 +88,18 @@ def _check_mask(mask: int, what: str) -> int:
     return mask
 
 
+def describe_card(card: int) -> str:
+    """A card in a message: its id, with the symbol form of a suit card: ``SK (♠K)``."""
+    if card < N_TRUMPS:
+        return CARD_IDS[card]
+    if card == EXCUSE:
+        return "EX (the Excuse)"
+    suit, rank = divmod(card - SUIT_START[0], SUIT_SIZE)
+    return f"{CARD_IDS[card]} ({SUIT_SYMBOLS[suit]}{RANK_IDS[rank]})"
+
+
 def _ids(mask: int) -> str:
-    return ", ".join(CARD_IDS[c] for c in canonical_order(cards_of(mask)))
+    return ", ".join(describe_card(c) for c in canonical_order(cards_of(mask)))
 
 
 def canonical_order(cards: list[int]) -> list[int]:
@@ -143,7 +157,7 @@ def _card_problems(hands: tuple[int | None, ...], chien: int | None, *,
         where = places[card]
         if len(where) > 1:
             times = "twice" if len(where) == 2 else f"{len(where)} times"
-            problems.append(f"card {CARD_IDS[card]} appears {times}: {_where_list(where)}.")
+            problems.append(f"card {describe_card(card)} appears {times}: {_where_list(where)}.")
     if complete and listed == N_CARDS and missing:
         problems.append(f"missing from the deal: {_ids(missing)}.")
     return problems

@@ -25,7 +25,7 @@ from ..deal import DealWarning
 from ..deal_files import deal_file_format
 from ..errors import FileFormatError, TarockError, json_error_text, one_line
 from .cards import CARD_IDS, SEAT_NAMES, cards_of
-from .deal import PLAYERS, FrenchDeal, FrenchPartialDeal, canonical_order
+from .deal import PLAYERS, FrenchDeal, FrenchPartialDeal, canonical_order, describe_card
 from .notation import (
     format_deal,
     parse_card,
@@ -118,7 +118,7 @@ def _cards(value: str | list[str], where: str) -> int:
             problems += _problems_of(err)
             continue
         if mask >> card & 1:
-            problems.append(f"card {CARD_IDS[card]} appears twice in {where}.")
+            problems.append(f"card {describe_card(card)} appears twice in {where}.")
         mask |= 1 << card
     if problems:
         raise _BadRecord(problems)

@@ -43,6 +43,7 @@ from .deal import (
     canonical_order,
     contract_name,
     deal_size_phrase,
+    describe_card,
 )
 
 __all__ = [
@@ -98,15 +99,6 @@ def card_label(card: int, *, ascii: bool = False) -> str:
         return "Excuse"
     suit, rank = divmod(card - SUIT_START[0], SUIT_SIZE)
     return (SUIT_LETTERS[suit] if ascii else SUIT_SYMBOLS[suit]) + RANK_IDS[rank]
-
-
-def describe_card(card: int) -> str:
-    """A card in a message: its id, and the symbol form for a suit card: ``SK (♠K)``."""
-    if card < N_TRUMPS:
-        return CARD_IDS[card]
-    if card == EXCUSE:
-        return "EX (the Excuse)"
-    return f"{CARD_IDS[card]} ({card_label(card)})"
 
 
 def format_cards(mask_or_cards: int | Iterable[int]) -> str:
