@@ -167,7 +167,7 @@ def test_discard_checks():
                                         f"the chien"):
         FrenchDeal(hands=DEAL.hands, chien=DEAL.chien, taker=taker,
                    discard=mask_of([*pool[:5], foreign])).validate()
-    with pytest.raises(DealError, match="a garde_sans has no discard"):
+    with pytest.raises(DealError, match="a garde sans has no discard"):
         FrenchDeal(hands=DEAL.hands, chien=DEAL.chien, taker=taker, contract="garde sans",
                    discard=discard).validate()
 

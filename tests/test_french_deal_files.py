@@ -41,8 +41,8 @@ def records() -> list[FrenchDealRecord]:
            FrenchDealRecord(id="taken", deal=TAKEN, seed=12)]
     for players in (3, 4, 5):
         for seed in range(3):
-            out.append(FrenchDealRecord(id=f"deal-{players}-{seed}", deal=random_deal(seed, players),
-                                        seed=seed))
+            out.append(FrenchDealRecord(id=f"deal-{players}-{seed}",
+                                        deal=random_deal(seed, players), seed=seed))
     return out
 
 

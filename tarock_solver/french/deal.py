@@ -238,8 +238,9 @@ class FrenchDeal:
                 problems.append(f"the discard has {self.discard.bit_count()} cards; it needs "
                                 f"{size}, as many as the chien.")
             if self.contract is not None and self.contract not in _CHIEN_TAKEN:
-                problems.append(f"a {self.contract} has no discard: the taker does not take "
-                                f"the chien.")
+                contract = self.contract.replace("_", " ")
+                problems.append(f"a {contract} has no discard: the taker does not take the "
+                                f"chien.")
         if problems:
             raise make_error(DealError, [Problem(p) for p in problems])
 

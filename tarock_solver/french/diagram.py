@@ -48,7 +48,8 @@ def hand_line(mask: int, *, ascii: bool = False) -> str:
 def _cards_line(title: str, mask: int | None, ascii: bool) -> str:
     if mask is None:
         return f"{title}  ?"
-    return f"{title}  " + " ".join(card_label(c, ascii=ascii) for c in canonical_order(cards_of(mask)))
+    labels = [card_label(c, ascii=ascii) for c in canonical_order(cards_of(mask))]
+    return f"{title}  " + " ".join(labels)
 
 
 def render_deal(deal: FrenchDeal | FrenchPartialDeal, *, name: str | None = None,
@@ -69,7 +70,8 @@ def render_deal(deal: FrenchDeal | FrenchPartialDeal, *, name: str | None = None
     lines = [header]
     for seat, mask in enumerate(deal.hands):
         label = names[seat] + ("*" if seat == players - 1 else "")
-        lines.append(f"{label:<4}" + ("(unknown)" if mask is None else hand_line(mask, ascii=ascii)))
+        shown = "(unknown)" if mask is None else hand_line(mask, ascii=ascii)
+        lines.append(f"{label:<4}{shown}")
     lines.append(_cards_line("Chien", deal.chien, ascii))
     if discard is not None:
         lines.append(_cards_line("Discard", discard, ascii))

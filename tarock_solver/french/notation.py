@@ -247,8 +247,8 @@ def _diagnose(token: str, key: str, where: str) -> str:
             rest = key[len(alias):]
             if rest and (rest.isdigit() or len(rest) == 1):
                 suit = _SUIT_OF_ALIAS[alias]
-                return (f"{unknown}: the ranks of {SUIT_NAMES[suit]} are {_RANK_HELP} (also R, D, V, "
-                        f"A, T).")
+                return (f"{unknown}: the ranks of {SUIT_NAMES[suit]} are {_RANK_HELP} "
+                        f"(also R, D, V, A, T).")
     for alias in _SUIT_ALIASES_BY_LENGTH:
         rank = _RANK_OF_ALIAS.get(key[:-len(alias)]) if key.endswith(alias) else None
         if rank is not None and alias not in _SUIT_SYMBOL_SET:
