@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from clitools import run
@@ -235,3 +236,10 @@ def test_illustrated_commands_are_unchanged(capsys):
     code, out, _ = run(capsys, "deal", "--seed", "11")
     assert code == 0 and out.startswith("Seed 11: 1 deal (again with: tarock deal --seed 11 "
                                         "--count 1)\n")
+
+
+def test_the_document_shows_this_diagram():
+    doc = Path(__file__).resolve().parents[1] / "docs" / "FRENCH_NOTATION.md"
+    if not doc.exists():
+        pytest.skip("docs/FRENCH_NOTATION.md is not in this checkout")
+    assert DIAGRAM_1 in doc.read_text(encoding="utf-8")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tarock_solver.errors import DealError, NotationError
@@ -345,3 +348,28 @@ def test_contracts():
     with pytest.raises(NotationError, match='unknown contract "gardee"; expected petite, garde, '
                                             "garde_sans or garde_contre"):
         parse_contract("gardee")
+
+
+# ---------------------------------------------------------------------------
+# The document's examples are what the code reads and writes
+# ---------------------------------------------------------------------------
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "FRENCH_NOTATION.md"
+
+
+def test_the_document_examples_read_as_documented():
+    if not DOC.exists():
+        pytest.skip("docs/FRENCH_NOTATION.md is not in this checkout")
+    spec = DOC.read_text(encoding="utf-8")
+    assert EX1 in spec and HAND in spec
+    free, ids_line = spec.split("can be typed as\n\n```\n")[1].split("\n```")[0].splitlines()
+    assert parse_hand(free) == parse_hand(ids_line) == parse_hand(HAND)
+    assert format_cards(parse_hand(HAND)) == ids_line
+    for line in spec.splitlines():
+        if line.startswith('{"id":"club-4"'):
+            record = json.loads(line)
+            assert record["deal"] == EX1 and record["discard"] == [
+                "SC", "H9", "H5", "C8", "C5", "C2"]
+    for token in ("Roi de cœur", "Dame de carreau", "King of hearts", "Pique-Roi", "K♠", "10♥",
+                  "C♣", "CD", "DD", "SR", "SV", "ST"):
+        parse_card(token)
