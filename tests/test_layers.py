@@ -42,6 +42,7 @@ LAYERS: dict[str, int] = {
     "tarock_solver.deal_files": FORMATS,
     "tarock_solver.diagram": FORMATS,
     "tarock_solver.french.deal_files": FORMATS,
+    "tarock_solver.french.diagram": FORMATS,
     "tarock_solver.french.notation": FORMATS,
     "tarock_solver.french.oracle": SOLVER,
     "tarock_solver.french.solver": SOLVER,

@@ -62,17 +62,30 @@ def _text(records: list[DealRecord], seed: int, rules: str, ascii: bool) -> str:
               help="Output format (default: from the -o file extension, else text).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of standard output.")
+@click.option("--players", type=click.IntRange(3, 5), default=None, metavar="3|4|5",
+              help="French Tarot: the number of players (default 4).")
 @click.pass_obj
 def command(settings: Settings, seed: int | None, count: int, fmt: str | None,
-            output: Path | None) -> None:
+            output: Path | None, players: int | None) -> None:
     """Deal random hands: uniform deals, a deal with a tarock-less hand is redealt.
 
     The same seed always gives the same deals, and deal i does not depend on --count,
     so `--seed 7 --count 100` extends `--seed 7 --count 10`.  Ids are deal-<seed>-<i>.
+
+    With --game french: French Tarot deals of 3, 4 or 5 hands and a chien; deal i is
+    the deal of seed N + i, its id deal-<N + i>.
     """
     fmt = _output_format(fmt, output)
     if output is not None:
         check_output(output, "-o")
+    if settings.game == "french":
+        from ._french_deal import deal_french
+
+        deal_french(settings, seed, count, fmt, output, 4 if players is None else players)
+        return
+    if players is not None:
+        raise click.UsageError("--players is for --game french; Illustrated Tarock has three "
+                               "players.")
     if seed is None:
         seed = secrets.randbelow(_SEED_LIMIT)
     records = [DealRecord(id=f"deal-{seed}-{i}", deal=deal, seed=seed)

@@ -82,7 +82,15 @@ def command(settings: Settings, words: tuple[str, ...], record_id: str | None,
     the hands and the talon as separate words); `example-1` … `example-3` name the worked
     examples.  A .jsonl or .csv FILE shows every deal in it.  Without an argument the
     demo deal example-1 is shown.
+
+    With --game french, DEAL is French Tarot deal notation, "1:<hand> <hand> <hand>
+    <hand>/<chien>" (3, 4 or 5 hands), and the points are counted in half points.
     """
+    if settings.game == "french":
+        from ._french_show import show_french
+
+        show_french(settings, words, record_id, name)
+        return
     rules_name = settings.loaded_rules.name
     ascii = settings.ascii or not can_show_symbols(stdout_encoding())
     text = " ".join(words).strip()

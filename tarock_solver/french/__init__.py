@@ -10,6 +10,7 @@ against the others.  Each module has one job and its own layer (tests/test_layer
 * :mod:`.scoring` — the contract's score and the marque;
 * :mod:`.deal` — a deal (hands, chien) and seeded random deals;
 * :mod:`.notation`, :mod:`.deal_files` — reading and writing cards, hands, deals, files;
+* :mod:`.diagram` — the printed deal with its card points;
 * :mod:`.solver` — the exact double-dummy solver; :mod:`.oracle` its brute-force reference.
 
 Illustrated Tarock is the package's other game (:mod:`tarock_solver.games` names both).
