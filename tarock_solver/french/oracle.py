@@ -78,7 +78,7 @@ def _run(hands: Sequence[int], leader: int, taker: int, trick: Sequence[int],
 
 
 def oracle_points(hands: Sequence[int], leader: int, taker: int, trick: Sequence[int] = (),
-                  state: PlayState = PlayState(), *, excuse_last: str = "lost") -> int:
+                  state: PlayState = PlayState(), *, excuse_last: str = "changes_side") -> int:
     """The taker's half points at the end of the play, both sides playing their best."""
     return _run(hands, leader, taker, trick, state, lambda s, _pab: s.taker_points,
                 excuse_last)
@@ -86,7 +86,7 @@ def oracle_points(hands: Sequence[int], leader: int, taker: int, trick: Sequence
 
 def oracle_outcome_value(hands: Sequence[int], leader: int, taker: int, table: np.ndarray,
                          trick: Sequence[int] = (), state: PlayState = PlayState(), *,
-                         excuse_last: str = "lost") -> int:
+                         excuse_last: str = "changes_side") -> int:
     """The best ``table[outcome]`` the taker can be sure of."""
     return _run(hands, leader, taker, trick, state,
                 lambda s, pab: int(table[_outcome_index(s, pab)]), excuse_last)

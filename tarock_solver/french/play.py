@@ -7,7 +7,7 @@ the last trick led by the taker after he has won all the others (the chelem case
 It stays with its side, which gives the trick's winner a half-point card in exchange
 (:func:`trick_points`); a side with no trick yet owes that card until its first trick.
 Played to the last trick outside that case, it goes to the trick's winner
-(``excuse_last="lost"``, the federation's rule) or stays with its side (``"kept"``).
+(``excuse_last="changes_side"``, the federation's rule) or stays with its side (``"kept"``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .cards import (
     suit_of,
 )
 
-EXCUSE_LAST = ("lost", "kept")
+EXCUSE_LAST = ("changes_side", "kept")
 
 
 def led_group(trick: Sequence[int]) -> int:
@@ -111,7 +111,7 @@ class PlayState:
 
 
 def close_trick(state: PlayState, trick: Sequence[int], leader: int, taker: int, n: int,
-                *, last: bool, excuse_last: str = "lost") -> tuple[PlayState, int]:
+                *, last: bool, excuse_last: str = "changes_side") -> tuple[PlayState, int]:
     """The state after a complete trick, and the seat that wins it (the next leader)."""
     excuse_wins = (last and trick[0] == EXCUSE and leader == taker
                    and not state.defence_has_trick)
@@ -121,7 +121,7 @@ def close_trick(state: PlayState, trick: Sequence[int], leader: int, taker: int,
     tp, to, owed = state.taker_points, state.taker_oudlers, state.owed
     if EXCUSE in cards and not excuse_wins:
         excuse_taker = (leader + cards.index(EXCUSE)) % n == taker
-        if excuse_taker != taker_wins and not (last and excuse_last == "lost"):
+        if excuse_taker != taker_wins and not (last and excuse_last == "changes_side"):
             # the Excuse stays with its side, which hands the winner a half-point card:
             # now if it has a trick already, else with its first trick
             cards.remove(EXCUSE)

@@ -99,7 +99,7 @@ class FrenchPosition:
     def legal(self) -> int:
         return legal_cards(self.hands[self.mover], self.trick)
 
-    def play(self, card: int, *, excuse_last: str = "lost") -> FrenchPosition:
+    def play(self, card: int, *, excuse_last: str = "changes_side") -> FrenchPosition:
         """The position after the mover plays ``card`` (RulesError if illegal)."""
         check_card(self.hands[self.mover], self.trick, card)
         hands = list(self.hands)
@@ -127,7 +127,7 @@ class FrenchSearch:
     The table stays valid across the positions of one deal, taker and rule; it is
     cleared when any of these (or the outcome table) changes."""
 
-    def __init__(self, tt_bits: int = DEFAULT_TT_BITS, *, excuse_last: str = "lost") -> None:
+    def __init__(self, tt_bits: int = DEFAULT_TT_BITS, *, excuse_last: str = "changes_side") -> None:
         if excuse_last not in EXCUSE_LAST:
             raise RulesError(f'excuse_last "{excuse_last}": expected {" or ".join(EXCUSE_LAST)}')
         self.excuse_last = excuse_last
@@ -150,7 +150,8 @@ class FrenchSearch:
         self._owner.update(owners)
 
     def _run(self, pos: FrenchPosition, score: int, table: np.ndarray, lower: int,
-             upper: int, guess: int | None, budget: Budget | int | None) -> SearchResult:
+             upper: int, guess: int | None, budget: Budget | int | None,
+             max_tests: int = 0) -> SearchResult:
         budget = Budget.of(budget)
         hlo = np.zeros(4, np.int64)
         hhi = np.zeros(4, np.int64)
@@ -164,7 +165,7 @@ class FrenchSearch:
         g = (lower + upper) // 2 if guess is None else int(guess)
         tests = K.mtd(hlo, hhi, pos.leader, tc, len(pos.trick), pos.taker, _state_word(pos),
                       pos.state.taker_points, pos.state.taker_oudlers, score,
-                      self.excuse_last == "kept", table, lower, upper, g, self._tt,
+                      self.excuse_last == "kept", table, lower, upper, g, max_tests, self._tt,
                       self._stats, self._out)
         return SearchResult(int(self._out[0]), int(self._out[1]),
                             nodes=int(self._stats[ST_NODES]), seconds=perf_counter() - start,
@@ -182,15 +183,17 @@ class FrenchSearch:
         return replace(r, lower=r.lower + done, upper=r.upper + done)
 
     def outcome_value(self, pos: FrenchPosition, table: np.ndarray, *,
-                      budget: Budget | int | None = None,
-                      guess: int | None = None) -> SearchResult:
+                      budget: Budget | int | None = None, guess: int | None = None,
+                      max_tests: int = 0) -> SearchResult:
         """The best ``table[points, oudlers, petit au bout, chelem]`` the taker can be sure
-        of (see :mod:`tarock_solver.french.oracle` for the indices)."""
+        of (see :mod:`tarock_solver.french.oracle` for the indices).  ``max_tests=1`` with
+        a ``guess`` answers only "is it at least the guess?" (bounds on one side)."""
         table = np.ascontiguousarray(table, dtype=np.int64)
         if table.shape != (183, 4, 3, 3):
             raise RulesError("an outcome table has shape (183, 4, 3, 3)")
         self._use(("outcome", pos.taker, table.tobytes()), pos)
-        return self._run(pos, 1, table, int(table.min()), int(table.max()), guess, budget)
+        return self._run(pos, 1, table, int(table.min()), int(table.max()), guess, budget,
+                         max_tests)
 
     def card_values(self, pos: FrenchPosition, table: np.ndarray | None = None, *,
                     budget: Budget | int | None = None) -> dict[int, SearchResult]:

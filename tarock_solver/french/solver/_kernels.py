@@ -577,15 +577,16 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
 
 @njit(cache=True, nogil=True)
 def mtd(hlo, hhi, leader, tc, n, taker, state, points, oudlers, score, excuse_kept, table,
-        lower, upper, guess, tt, stats, out):
-    """MTD(f): null-window tests from ``guess`` until the bounds meet or the budget runs
-    out; the bounds proved into ``out[0:2]``, the tests run returned."""
+        lower, upper, guess, max_tests, tt, stats, out):
+    """MTD(f): null-window tests from ``guess`` until the bounds meet, ``max_tests`` ran
+    (0: no limit) or the budget ran out; the bounds proved into ``out[0:2]``, the tests
+    run returned.  The first test is "value >= guess" when the guess lies inside."""
     tests = 0
     g = min(max(guess, lower), upper)
-    while lower < upper:
+    while lower < upper and (max_tests == 0 or tests < max_tests):
         # fail-soft steps near a bound are small; halve a wide interval instead
         b = g + 1 if g <= lower else g
-        if upper - lower > 8:
+        if upper - lower > 8 and tests > 0:
             mid = (lower + upper + 1) // 2
             b = mid if abs(b - mid) > (upper - lower) // 4 else b
         b = min(max(b, lower + 1), upper)
