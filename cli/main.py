@@ -97,6 +97,14 @@ def parse_opt(values: tuple[str, ...]) -> dict[str, str]:
 _COMMANDS = f"{__package__}.commands"
 
 
+#: The commands that serve French Tarot, and the module of those whose French side is a
+#: command of its own (the others dispatch on ``Settings.game`` inside).
+FRENCH_COMMANDS: dict[str, str | None] = {
+    "show": None, "deal": None, "score": None, "rules": None, "solve": "_french_solve",
+    "batch": None, "stats": None, "bench": "_french_bench",
+}
+
+
 class TarockGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [name for name in COMMAND_MODULES if self.get_command(ctx, name) is not None]
@@ -104,10 +112,13 @@ class TarockGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMAND_MODULES:
             return None
+        module_name = name
+        if str(ctx.params.get("game") or "").lower() == "french" and FRENCH_COMMANDS.get(name):
+            module_name = FRENCH_COMMANDS[name] or name
         try:
-            module = importlib.import_module(f"{_COMMANDS}.{name}")
+            module = importlib.import_module(f"{_COMMANDS}.{module_name}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"{_COMMANDS}.{name}":
+            if exc.name == f"{_COMMANDS}.{module_name}":
                 return None
             raise
         return module.command
@@ -131,6 +142,11 @@ def cli(ctx: click.Context, game: str, rules: str | None, opts: tuple[str, ...],
     from tarock_solver.games import game_named
 
     chosen = game_named(game)
+    if chosen.name == "french" and ctx.invoked_subcommand not in (None, *FRENCH_COMMANDS):
+        from tarock_solver.errors import RulesError
+
+        raise RulesError(f"tarock {ctx.invoked_subcommand} serves Illustrated Tarock only; "
+                         f"with --game french: {', '.join(FRENCH_COMMANDS)}.")
     ctx.obj = Settings(rules=rules or chosen.default_rules, game=chosen.name,
                        opts=parse_opt(opts), debug=debug, ascii=ascii_)
 

@@ -36,6 +36,11 @@ CONTRACT_ORDER: tuple[str, ...] = (*CONTRACT_KEYS, "pass")
 _SCENARIO_COLUMNS: tuple[str, ...] = ("rules", "rule_options", "option")
 _ADVICE_COLUMNS: tuple[str, ...] = ("seat", "contract", "win_prob", "mean_net")
 _REVIEW_COLUMNS: tuple[str, ...] = ("deal_id", "seat", "role", "card", "loss", "trick")
+#: French Tarot tables (``tarock --game french batch``): one row per taker and contract.
+_FRENCH_COLUMNS: tuple[str, ...] = ("deal_id", "game", "taker", "contract", "points", "margin",
+                                    "score", "made", "status")
+#: French Tarot contracts in bid order.
+FRENCH_CONTRACT_ORDER: tuple[str, ...] = ("petite", "garde", "garde_sans", "garde_contre")
 _PLOT_HINT = 'plotting needs matplotlib: pip install "tarock-solver[plot]"'
 
 
@@ -45,6 +50,10 @@ class StatsError(TarockError):
 
 def _is_review(frame: pd.DataFrame) -> bool:
     return all(c in frame.columns for c in _REVIEW_COLUMNS)
+
+
+def _is_french(frame: pd.DataFrame) -> bool:
+    return all(c in frame.columns for c in _FRENCH_COLUMNS)
 
 
 def _is_advice(frame: pd.DataFrame) -> bool:
@@ -74,7 +83,7 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
         raise FileFormatError(f"{name}: cannot read the file ({exc}).", path=name) from None
     if all(c in raw.columns for c in BASE_COLUMNS):
         return read_results(path)
-    if _is_advice(raw) or _is_review(raw):
+    if _is_advice(raw) or _is_review(raw) or _is_french(raw):
         if fmt == "csv":
             raw = pd.read_csv(path)
         return raw
@@ -119,6 +128,8 @@ def default_keys(frame: pd.DataFrame) -> list[str]:
     """Contract and seat, plus every scenario column that takes more than one value."""
     if _is_review(frame):
         return ["role", "seat"]
+    if _is_french(frame):
+        return ["contract", "taker"]
     seat = "seat" if _is_advice(frame) else "declarer"
     extra = [c for c in _SCENARIO_COLUMNS if c in frame.columns and frame[c].nunique() > 1]
     return [*extra, "contract", seat]
@@ -126,7 +137,8 @@ def default_keys(frame: pd.DataFrame) -> list[str]:
 
 def _order(values: pd.Series, column: str) -> pd.Series:
     """A sort key that puts contracts in bid order and seats in playing order."""
-    order = {"contract": CONTRACT_ORDER, "declarer": SEAT_NAMES, "seat": SEAT_NAMES}.get(column)
+    order = {"contract": (*CONTRACT_ORDER, *FRENCH_CONTRACT_ORDER), "declarer": SEAT_NAMES,
+             "seat": SEAT_NAMES}.get(column)
     if order is None:
         return values
     rank = {v: i for i, v in enumerate(order)}
@@ -142,6 +154,18 @@ def _metrics_results(group: pd.DataFrame) -> dict[str, float]:
         out[f"points_p{round(q * 100)}"] = points.quantile(q)
     out["net_mean"] = group["net_declarer"].astype("float64").mean()
     out["valat_pct"] = 100.0 * group["valat"].astype("float64").mean()
+    return out
+
+
+def _metrics_french(group: pd.DataFrame) -> dict[str, float]:
+    points = group["points"].astype("float64")
+    out = {"rows": len(group),
+           "made_pct": 100.0 * group["made"].astype("float64").mean(),
+           "points_mean": points.mean()}
+    for q in QUANTILES:
+        out[f"points_p{round(q * 100)}"] = points.quantile(q)
+    out["margin_mean"] = group["margin"].astype("float64").mean()
+    out["score_mean"] = group["score"].astype("float64").mean()
     return out
 
 
@@ -201,7 +225,9 @@ def summarise(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.DataFr
     values; they are left out of every group (:func:`open_rows` counts them).  The
     column ``tarocks`` (the tarocks the declarer was dealt) is not a results column:
     :func:`with_tarocks` joins it from the deal file on ``deal_id`` and ``declarer``.
-    Advice rows (NOTATION 5.3, "Advice output") get the mean win probability, net and
+    French Tarot tables (``tarock --game french batch``) get rows, made_pct, the card
+    points' mean and quantiles, and the mean margin and score per defender, per contract
+    and taker.  Advice rows (NOTATION 5.3, "Advice output") get the mean win probability, net and
     card points per group instead; review rows (``tarock batch --mode review``, one row
     per card played; grouped per ``role`` and ``seat`` by :func:`review_summary`) get
     deals, cards, mistakes (loss > 0), the total loss and the loss per deal in card
@@ -218,9 +244,11 @@ def summarise(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.DataFr
         metrics: Callable[[pd.DataFrame], dict[str, float]] = _metrics_review
         # the exchange rows judge the declarer's exchange; the card rows his play
         frame = frame[open_rows(frame) == 0] if "status" in frame.columns else frame
+    elif _is_french(frame):
+        metrics = _metrics_french
     else:
         metrics = _metrics_advice if _is_advice(frame) else _metrics_results
-    if metrics is _metrics_results:
+    if metrics in (_metrics_results, _metrics_french):
         # Rows over their node budget have bounds, not values: averaging them in (or
         # only the ones whose "made" the bounds settled) would bias every column.
         frame = frame[open_rows(frame) == 0] if "status" in frame.columns else frame

@@ -12,6 +12,7 @@ import click
 
 from tarock_solver.batch import (
     DEFAULT_CHUNK_SIZE,
+    FRENCH_MODES,
     BatchPlan,
     BatchSettings,
     BatchSummary,
@@ -110,7 +111,8 @@ def _run(input_path: Path, out: Path, batch_settings: BatchSettings, chunk_size:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Results file: .parquet, .csv or .jsonl (default IN with .results.parquet, "
                    "or .results.csv without pyarrow).")
-@click.option("--mode", type=click.Choice(available_modes()), default="table", show_default=True,
+@click.option("--mode", type=click.Choice([m for m in available_modes()
+                                           if m not in FRENCH_MODES]), default="table", show_default=True,
               help="table: double-dummy table of each deal; advise: bidding advice per hand; "
                    "review: the DD cost of every card of each played deal (IN: play records).")
 @click.option("--contract", "contracts", multiple=True, metavar="NAME[,NAME]",
@@ -165,6 +167,10 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
                                "do the work (size it with --dask-local N or `dask worker`).")
     if jobs == 0:
         jobs = os.cpu_count() or 1
+    if settings.game == "french":
+        if mode != "table":
+            raise click.UsageError(f"--mode {mode}: French Tarot files have the table mode.")
+        mode = "french-table"
     out = output if output is not None else default_output(input_path)
     # Before any work: the results, OUT.errors.csv and OUT.parts/ all go beside OUT.
     check_output(out, "-o" if output is not None else "the default output",

@@ -95,6 +95,15 @@ def check_settings(settings: BatchSettings) -> BatchSettings:
     :class:`BatchError` for a mode that is not available.
     """
     get_mode(settings.mode)
+    if settings.mode in FRENCH_MODES:
+        from ..french.rules import Contract, load_rules
+
+        load_rules(settings.rules, settings.opts_dict)
+        if settings.contracts is None:
+            return settings
+        wanted = {Contract.parse(c) for c in settings.contracts}
+        return dataclasses.replace(settings, contracts=tuple(
+            c.value for c in Contract if c in wanted))
     rules = loaded_rules(settings.rules, settings.opts_dict)
     if settings.contracts is None:
         return settings
@@ -145,6 +154,24 @@ def _review_mode() -> Mode:
                 review_adapter.analyse, review_adapter.empty, read=review_adapter.read)
 
 
+# ---------------------------------------------------------------------------
+# french-table: the double-dummy table of a French Tarot deal (tarock_solver.french.analysis;
+# input: a French Tarot deal file, read by the mode's own ``read``).
+# ---------------------------------------------------------------------------
+
+
+def _french_table_mode() -> Mode:
+    from . import french_adapter
+
+    return Mode("french-table", "French Tarot: double-dummy table per taker and contract",
+                french_adapter.analyse, french_adapter.empty, french_adapter.resolve,
+                read=french_adapter.read)
+
+
+#: The modes that analyse French Tarot files (``--game french``).
+FRENCH_MODES = ("french-table",)
+
 register_mode("table", _table_mode)
 register_mode("advise", _advise_mode)
 register_mode("review", _review_mode)
+register_mode("french-table", _french_table_mode)

@@ -67,12 +67,17 @@ class BatchSettings:
                declarers: Iterable[str] | None = None, timing: bool = True,
                samples: int = 100, seed: int = 1, node_limit: int | None = None,
                worker_threads: int | None = None) -> BatchSettings:
-        """Normalised settings: seats upper-case in seat order, options sorted."""
+        """Normalised settings: seats upper-case in seat order, options sorted (French
+        Tarot seats 1..4 in order)."""
+        if str(mode).startswith("french"):
+            seats = None if not declarers else _french_seats(declarers)
+        else:
+            seats = _seats(declarers)
         return cls(mode=str(mode), rules=str(rules),
                    opts=tuple(sorted((str(k), str(v)) for k, v in (opts or {}).items())),
                    contracts=None if contracts is None else tuple(dict.fromkeys(
                        str(c).strip().lower() for c in contracts)),
-                   declarers=_seats(declarers), timing=bool(timing), samples=int(samples),
+                   declarers=seats, timing=bool(timing), samples=int(samples),
                    seed=int(seed), node_limit=None if node_limit is None else int(node_limit),
                    worker_threads=worker_threads)
 
@@ -93,3 +98,17 @@ class BatchSettings:
         # budget, and a run with a larger one resumes the checkpoints and re-solves only
         # the rows that were over budget (Checkpoint.note_node_limit).
         return out
+
+
+def _french_seats(values: Iterable[str]) -> tuple[str, ...]:
+    """French Tarot taker seats "1".."4", in order; RulesError naming a bad one."""
+    from ..errors import RulesError
+
+    seats = set()
+    for v in values:
+        text = str(v).strip()
+        if text not in ("1", "2", "3", "4"):
+            raise RulesError(f'unknown seat "{text}"; French Tarot seats are 1 to 4 (1 leads '
+                             "the first trick).")
+        seats.add(text)
+    return tuple(sorted(seats))

@@ -172,10 +172,12 @@ def _resolve_chunk(task: ChunkTask, previous: ChunkResult, settings: BatchSettin
         return previous
     columns = {c: frame[c].array.copy() for c in frame.columns}
     is_open = (frame["status"] == OVER_BUDGET).fillna(False).to_numpy()
+    # the seat that plays the contract: the declarer (Illustrated), the taker (French)
+    seat = "declarer" if "declarer" in frame.columns else "taker"
     positions: dict[tuple[str, str, str], int] = {}
     wanted: dict[str, list[tuple[str, str]]] = {}
     for pos in is_open.nonzero()[0]:
-        key = (str(frame.at[pos, "deal_id"]), str(frame.at[pos, "declarer"]),
+        key = (str(frame.at[pos, "deal_id"]), str(frame.at[pos, seat]),
                str(frame.at[pos, "contract"]))
         positions[key] = int(pos)
         wanted.setdefault(key[0], []).append(key[1:])
@@ -190,7 +192,7 @@ def _resolve_chunk(task: ChunkTask, previous: ChunkResult, settings: BatchSettin
         if not settings.timing:
             new = _without_timing(new)
         for i in range(len(new)):
-            key = (str(new["deal_id"].iat[i]), str(new["declarer"].iat[i]),
+            key = (str(new["deal_id"].iat[i]), str(new[seat].iat[i]),
                    str(new["contract"].iat[i]))
             pos = positions.get(key)
             if pos is None:

@@ -23,6 +23,7 @@ from ..solver import Budget, SearchResult
 from .cards import (
     CARD_IDS,
     HALF_POINTS,
+    PETIT,
     TARGET_HALF_POINTS,
     TOTAL_HALF_POINTS,
     cards_of,
@@ -35,8 +36,7 @@ from .deal import FrenchDeal
 from .play import PlayState
 from .rules import Contract, FrenchRules, Poignee
 from .scoring import Side
-from .solver import FrenchPosition, FrenchSearch
-from .solver.outcome import outcome_table
+from .solver import FrenchPosition, FrenchSearch, outcome_table
 
 __all__ = ["FrenchRow", "solve_row", "solve_table", "start_position", "margin_table",
            "discard_order", "DEFAULT_DISCARDS"]
@@ -148,10 +148,11 @@ def continue_play(pos: FrenchPosition, play: Sequence[int], *, excuse_last: str)
     return pos
 
 
-def _budget_left(deadline: float | None, nodes: int | None) -> Budget:
-    if deadline is None:
-        return Budget(nodes=nodes) if nodes else Budget()
-    return Budget(nodes=nodes, seconds=max(deadline - perf_counter(), 0.001))
+def _budget_left(deadline: float | None, nodes: int | None, used: int) -> Budget:
+    """What is left of the row's budget after ``used`` nodes."""
+    left = None if nodes is None else max(nodes - used, 1)
+    seconds = None if deadline is None else max(deadline - perf_counter(), 0.001)
+    return Budget(nodes=left, seconds=seconds)
 
 
 def solve_row(deal: FrenchDeal, taker: int, contract: Contract | str, rules: FrenchRules, *,
@@ -193,7 +194,7 @@ def solve_row(deal: FrenchDeal, taker: int, contract: Contract | str, rules: Fre
                                 excuse_last=search.excuse_last)
             if best is None:
                 r = search.outcome_value(pos, score_table,
-                                         budget=_budget_left(deadline, budget.nodes))
+                                         budget=_budget_left(deadline, budget.nodes, nodes))
                 nodes += r.nodes
                 best, chosen = r, cand
                 examined = 1
@@ -202,7 +203,7 @@ def solve_row(deal: FrenchDeal, taker: int, contract: Contract | str, rules: Fre
                 continue
             # a better discard must beat the best so far: one null-window test first
             r = search.outcome_value(pos, score_table, guess=best.lower + 1, max_tests=1,
-                                     budget=_budget_left(deadline, budget.nodes))
+                                     budget=_budget_left(deadline, budget.nodes, nodes))
             nodes += r.nodes
             if r.tests == 0:
                 break  # the budget ran out
@@ -210,7 +211,7 @@ def solve_row(deal: FrenchDeal, taker: int, contract: Contract | str, rules: Fre
             if r.upper <= best.lower:
                 continue
             r = search.outcome_value(pos, score_table, guess=r.lower,
-                                     budget=_budget_left(deadline, budget.nodes))
+                                     budget=_budget_left(deadline, budget.nodes, nodes))
             nodes += r.nodes
             if not r.exact:
                 examined -= 1
@@ -219,16 +220,21 @@ def solve_row(deal: FrenchDeal, taker: int, contract: Contract | str, rules: Fre
     pos = continue_play(start_position(deal, taker, contract, chosen,
                                        chelem_announced=chelem_announced), play,
                         excuse_last=search.excuse_last)
-    results = []
-    for kind in ("points", "margin", "score"):
-        b = _budget_left(deadline, budget.nodes)
-        if kind == "points":
-            r = search.points(pos, budget=b)
-        else:
-            r = search.outcome_value(pos, margin_table() if kind == "margin" else score_table,
-                                     budget=b)
-        nodes += r.nodes
-        results.append(r)
+    # card points first (the fastest search); its value guesses the margin and the score
+    points = search.points(pos, budget=_budget_left(deadline, budget.nodes, nodes))
+    nodes += points.nodes
+    held = pos.state.taker_oudlers + oudlers_in(pos.hands[taker] & ~(1 << PETIT))
+    guess_points = (points.lower + points.upper) // 2
+    margin_guess = guess_points - TARGET_HALF_POINTS[min(held, 3)]
+    margin = search.outcome_value(pos, margin_table(), guess=margin_guess,
+                                  budget=_budget_left(deadline, budget.nodes, nodes))
+    nodes += margin.nodes
+    score_guess = int(score_table[min(max(guess_points, 0), TOTAL_HALF_POINTS),
+                                  min(held, 3), 0, 0])
+    score = search.outcome_value(pos, score_table, guess=score_guess,
+                                 budget=_budget_left(deadline, budget.nodes, nodes))
+    nodes += score.nodes
+    results = [points, margin, score]
     return FrenchRow(taker, contract, chosen, examined, legal, *results, nodes=nodes,
                      seconds=perf_counter() - start, given_discard=given)
 

@@ -8,7 +8,8 @@ it shares): a :class:`FrenchPosition` and a :class:`FrenchSearch` that answers
   points (what he has already, the chien's where it is his, plus what he will take);
 * :meth:`FrenchSearch.outcome_value` — any value of the play's outcome given as a table
   ``[points, oudlers, petit au bout, chelem]`` (the contract's score: :mod:`.score`);
-* :meth:`FrenchSearch.card_values` — both per card the mover may play.
+* :meth:`FrenchSearch.card_values` — both per card the mover may play;
+* :func:`outcome_table` — the contract's score as such a table (:mod:`.outcome`).
 
 The kernels (:mod:`._kernels`) are private; the brute-force reference is
 :mod:`tarock_solver.french.oracle`.
@@ -23,11 +24,22 @@ import numpy as np
 
 from ...errors import RulesError
 from ...solver import ST_NODES, Budget, SearchResult, arm, new_stats, new_table
-from ..cards import CARD_IDS, EXCUSE, N_CARDS, SUIT_START, cards_of, half_points, split
+from ..cards import (
+    CARD_IDS,
+    EXCUSE,
+    N_CARDS,
+    SUIT_START,
+    TOTAL_HALF_POINTS,
+    cards_of,
+    half_points,
+    split,
+)
 from ..play import EXCUSE_LAST, PlayState, check_card, close_trick, legal_cards
 from . import _kernels as K
+from .outcome import PAB_SIDES, chelem_of, outcome_table
 
-__all__ = ["FrenchPosition", "FrenchSearch", "card_code", "DEFAULT_TT_BITS"]
+__all__ = ["FrenchPosition", "FrenchSearch", "card_code", "DEFAULT_TT_BITS", "PAB_SIDES",
+           "chelem_of", "outcome_table"]
 
 DEFAULT_TT_BITS = 20
 
@@ -83,8 +95,10 @@ class FrenchPosition:
             seat = (self.leader + i) % 4
             want = full - 1 if i < n else full
             if sizes[seat] != want:
-                raise RulesError(f"seat {seat + 1} holds {sizes[seat]} cards; the trick in "
-                                 f"progress needs {want}")
+                raise RulesError(
+                    f"seat {seat + 1} holds {sizes[seat]} card{'s' if sizes[seat] != 1 else ''} "
+                    f"where {want} are expected: every seat holds as many cards, less the one "
+                    "it has played to the trick in progress")
         if not any(self.hands):
             raise RulesError("no cards left to play")
 
@@ -137,6 +151,12 @@ class FrenchSearch:
         self._owner: dict[int, int] = {}
         self._out = np.zeros(2, np.int64)
 
+    def clear(self) -> None:
+        """Empty the table (a search then does the same work whatever came before)."""
+        self._tt.fill(0)
+        self._context = None
+        self._owner = {}
+
     def _use(self, context: tuple, pos: FrenchPosition) -> None:
         """Clear the table unless it holds the same search of the same deal: a key names
         the cards still in the hands, so it is only sound while each card has one
@@ -180,7 +200,9 @@ class FrenchSearch:
         rest = sum(half_points(h) for h in pos.hands) + in_trick + 1
         r = self._run(pos, 0, _NO_TABLE, 0, rest, None if guess is None else guess - done,
                       budget)
-        return replace(r, lower=r.lower + done, upper=r.upper + done)
+        # the +1 of the range (an Excuse's card still owed) never lifts a total past 182
+        return replace(r, lower=min(r.lower + done, TOTAL_HALF_POINTS),
+                       upper=min(r.upper + done, TOTAL_HALF_POINTS))
 
     def outcome_value(self, pos: FrenchPosition, table: np.ndarray, *,
                       budget: Budget | int | None = None, guess: int | None = None,
