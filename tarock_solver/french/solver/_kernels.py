@@ -3,12 +3,15 @@
 The design is the Illustrated Tarock solver's (:mod:`tarock_solver.solver`): an explicit
 stack (numba caches no self-recursive function), null-window tests that share one
 transposition table keyed at trick starts, equivalent cards merged, and a budget read
-from the shared counter array.  One kernel source serves both objectives, specialised
+from the shared counter array.  A key names the owner of every remaining card after
+renaming the cards by rank within their group where their values allow (a suit's spot
+cards, the middle trumps: :func:`_canonical_key`), so positions that differ only in
+which of those cards are gone share their rows.  One kernel source serves both objectives, specialised
 by the flag ``score``:
 
 * ``score == 0`` — the taker's future card points (half points): a trick's points are
-  added on the way back, so the table keys the remaining cards, the leader and the
-  Excuse's settlement flags only;
+  added on the way back, so the table keys the remaining cards and their owners, the
+  leader and the Excuse's settlement flags only;
 * ``score == 1`` — the value ``table[points, oudlers, petit au bout, chelem]`` of the
   play's outcome (the contract's score, built from the scoring rules by the driver):
   the key adds the taker's points and oudlers so far.
@@ -23,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...bits import clz_nb, ctz_nb, popcount_nb
+from ...bits import clz_nb, ctz_nb, pdep_nb, pext_nb, popcount_nb
 from ...solver import ST_ABORTED, ST_DEADLINE, ST_LIMIT, ST_NODES, ST_TT_CUTS, ST_TT_HITS, cycles
 
 N_SEATS = 4
@@ -36,8 +39,14 @@ LANE = np.int64(0x3FFF)
 MAXPLY = 80
 MAXMOVES = 24
 CLOCK_EVERY = 4096
-#: Table row: key words, lower, upper, best move and work.
-TT_COLUMNS = 5
+#: Table row: four key words, lower, upper, best move and work (a row of 64 bytes).
+TT_COLUMNS = 8
+TT_KEYS = 4
+#: The suits' spot cards (ranks 1..10, each worth a half point) and honours per lane,
+#: and the middle trumps 2..20.
+SPOTS_HI = np.int64(0x03FF03FF03FF03FF)
+HONOURS_HI = np.int64(0x3C003C003C003C00)
+MIDDLE_LO = np.int64(0xFFFFE)
 INF = 1 << 30
 #: The state word: leader (2 bits), taker has a trick, defence has a trick, who owes
 #: the Excuse's card (2 bits), the Petit won by the taker one trick before the last.
@@ -236,9 +245,51 @@ def _quick_bounds(hlo, taker, rest, state):
 
 
 @njit(cache=True, inline="always")
-def _hash(k0, k1):
+def _hash(k0, k1, k2, k3):
     h = (k0 * np.int64(-7046029254386353131)) ^ (k1 * np.int64(-4658895280553007687))
+    h ^= (k2 * np.int64(0x2545F4914F6CDD1D)) ^ (k3 * np.int64(-3372029247567499371))
     return h ^ (h >> 29)
+
+
+@njit(cache=True, inline="always")
+def _canonical_key(hlo, hhi, live_lo, live_hi, out):
+    """The key words of a trick start's cards, equal for isomorphic positions.
+
+    The live cards are renamed by rank within their group keeping what tells them
+    apart: a suit's spot cards (all worth a half point) become its lowest ranks, the
+    middle trumps 2..20 likewise; honours, the Petit, the 21 and the Excuse stay.  The
+    renamed live set is the counts and the cards kept (``out[3]``); the owners are two
+    bits per live card in order (seat 1 or 3, seat 2 or 3), packed with ``pext``."""
+    a_hi = pext_nb(hhi[1] | hhi[3], live_hi)
+    b_hi = pext_nb(hhi[2] | hhi[3], live_hi)
+    a_lo = pext_nb(hlo[1] | hlo[3], live_lo)
+    b_lo = pext_nb(hlo[2] | hlo[3], live_lo)
+    counts = np.int64(0)
+    for g in range(4):
+        counts |= popcount_nb(np.uint64(live_hi & (np.int64(0x3FF) << (16 * g)))) << (4 * g)
+    out[0] = a_hi
+    out[1] = b_hi
+    out[2] = a_lo | (b_lo << 22)
+    out[3] = (pext_nb(live_hi, HONOURS_HI) | (counts << 16)
+              | ((live_lo & ~MIDDLE_LO) << 32)
+              | (popcount_nb(np.uint64(live_lo & MIDDLE_LO)) << 54))
+
+
+@njit(cache=True, inline="always")
+def _move_index(c, live_lo, live_hi):
+    """A card as its place among the live cards of its word (stable under renaming)."""
+    if c >= 64:
+        return 128 | popcount_nb(np.uint64(live_lo & ((np.int64(1) << (c - 64)) - 1)))
+    return popcount_nb(np.uint64(live_hi & ((np.int64(1) << c) - 1)))
+
+
+@njit(cache=True, inline="always")
+def _move_of_index(m, live_lo, live_hi):
+    if m == 255:
+        return -1
+    if m & 128:
+        return 64 + ctz_nb(pdep_nb(np.int64(1) << (m & 127), live_lo))
+    return ctz_nb(pdep_nb(np.int64(1) << m, live_hi))
 
 
 @njit(cache=True)
@@ -261,8 +312,7 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
     bmove = np.zeros(MAXPLY, np.int64)
     gain = np.zeros(MAXPLY, np.int64)
     slot = np.full(MAXPLY, -1, np.int64)
-    k0s = np.zeros(MAXPLY, np.int64)
-    k1s = np.zeros(MAXPLY, np.int64)
+    keys = np.zeros((MAXPLY, TT_KEYS), np.int64)
     nstart = np.zeros(MAXPLY, np.int64)
     trick = np.zeros((MAXPLY + 1, 4), np.int64)
     tn = np.zeros(MAXPLY + 1, np.int64)
@@ -323,22 +373,23 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                 slot[d] = -2
             elif n == 0:
                 # a trick start: the table
-                k0 = live_hi
-                k1 = live_lo | (np.int64(st[d] & 127) << 22)
+                kd = keys[d]
+                _canonical_key(hlo, hhi, live_lo, live_hi, kd)
+                sw = np.int64(st[d] & 127)
                 if score:
-                    k1 |= (pts_so_far[d] << 32) | (oud_so_far[d] << 41)
-                h = _hash(k0, k1) & mask
+                    sw |= ((pts_so_far[d] & 511) << 7) | (oud_so_far[d] << 16)
+                kd[2] |= sw << 44
+                h = _hash(kd[0], kd[1], kd[2], kd[3]) & mask
                 found = -1
                 for r in range(h, h + 2):
-                    if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 4] != 0:
+                    if (tt[r, 0] == kd[0] and tt[r, 1] == kd[1] and tt[r, 2] == kd[2]
+                            and tt[r, 3] == kd[3] and tt[r, 6] != 0):
                         found = r
                         break
-                k0s[d] = k0
-                k1s[d] = k1
                 if found >= 0:
                     stats[ST_TT_HITS] += 1
-                    lo_b = tt[found, 2]
-                    up_b = tt[found, 3]
+                    lo_b = tt[found, 4]
+                    up_b = tt[found, 5]
                     if lo_b >= be[d] or up_b <= al[d] or lo_b == up_b:
                         stats[ST_TT_CUTS] += 1
                         ret = lo_b if lo_b >= be[d] else up_b
@@ -346,7 +397,7 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                             ret = lo_b
                         slot[d] = -2
                     else:
-                        tt_move = (tt[found, 4] >> 1) & 255
+                        tt_move = _move_of_index((tt[found, 6] >> 1) & 255, live_lo, live_hi)
                         slot[d] = found
                 else:
                     slot[d] = h | (np.int64(1) << 40)
@@ -511,17 +562,23 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                 r = slot[d]
                 fresh = (r >> 40) & 1
                 r &= (np.int64(1) << 40) - 1
+                kd = keys[d]
+                if not fresh and not (tt[r, 0] == kd[0] and tt[r, 1] == kd[1]
+                                      and tt[r, 2] == kd[2] and tt[r, 3] == kd[3]):
+                    # the row went to another position during the search: a new row
+                    fresh = 1
+                    r &= ~np.int64(1)
+                work = nodes - nstart[d]
                 if fresh:
                     # two rows a bucket: the first keeps the bigger work
-                    work = nodes - nstart[d]
-                    if tt[r, 4] != 0 and ((tt[r, 4] >> 9) > work):
+                    if tt[r, 6] != 0 and ((tt[r, 6] >> 9) > work):
                         r += 1
-                    tt[r, 0] = k0s[d]
-                    tt[r, 1] = k1s[d]
-                    tt[r, 2] = -INF
-                    tt[r, 3] = INF
-                lo_b = tt[r, 2]
-                up_b = tt[r, 3]
+                    for j in range(TT_KEYS):
+                        tt[r, j] = kd[j]
+                    tt[r, 4] = -INF
+                    tt[r, 5] = INF
+                lo_b = tt[r, 4]
+                up_b = tt[r, 5]
                 if value >= be[d]:
                     lo_b = max(lo_b, value)
                 elif value <= al[d]:
@@ -529,9 +586,10 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                 else:
                     lo_b = value
                     up_b = value
-                tt[r, 2] = lo_b
-                tt[r, 3] = up_b
-                tt[r, 4] = ((nodes - nstart[d]) << 9) | ((bmove[d] & 255) << 1) | 1
+                tt[r, 4] = lo_b
+                tt[r, 5] = up_b
+                bm = _move_index(bmove[d], live_lo, live_hi) if bmove[d] >= 0 else 255
+                tt[r, 6] = (work << 9) | (bm << 1) | 1
         # --- return ``value`` to the parent
         if d == 0:
             ret = value
