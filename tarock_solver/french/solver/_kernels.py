@@ -39,9 +39,12 @@ LANE = np.int64(0x3FFF)
 MAXPLY = 80
 MAXMOVES = 24
 CLOCK_EVERY = 4096
-#: Table row: four key words, lower, upper, best move and work (a row of 64 bytes).
+#: Table row: four key words, lower, upper, best move and work (a row of 64 bytes);
+#: a bucket is ``TT_WAYS`` rows.
 TT_COLUMNS = 8
 TT_KEYS = 4
+#: Rows a bucket: a new entry takes the row of least work.
+TT_WAYS = 4
 #: The suits' spot cards (ranks 1..10, each worth a half point) and honours per lane,
 #: and the middle trumps 2..20.
 SPOTS_HI = np.int64(0x03FF03FF03FF03FF)
@@ -301,7 +304,7 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
     ``tc0[:n0]`` the cards of the trick in progress led by ``leader0``, ``state0`` the
     state word, ``points0``/``oudlers0`` the taker's half points and oudlers so far."""
     nseats = N_SEATS
-    mask = tt.shape[0] - 2
+    mask = tt.shape[0] - TT_WAYS
     # per ply: mover, window, best, move list, index, trick cards, state to restore
     mv = np.empty((MAXPLY, MAXMOVES), np.int64)
     nm = np.zeros(MAXPLY, np.int64)
@@ -381,7 +384,7 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                 kd[2] |= sw << 44
                 h = _hash(kd[0], kd[1], kd[2], kd[3]) & mask
                 found = -1
-                for r in range(h, h + 2):
+                for r in range(h, h + TT_WAYS):
                     if (tt[r, 0] == kd[0] and tt[r, 1] == kd[1] and tt[r, 2] == kd[2]
                             and tt[r, 3] == kd[3] and tt[r, 6] != 0):
                         found = r
@@ -567,12 +570,17 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                                       and tt[r, 2] == kd[2] and tt[r, 3] == kd[3]):
                     # the row went to another position during the search: a new row
                     fresh = 1
-                    r &= ~np.int64(1)
+                    r &= ~np.int64(TT_WAYS - 1)
                 work = nodes - nstart[d]
                 if fresh:
-                    # two rows a bucket: the first keeps the bigger work
-                    if tt[r, 6] != 0 and ((tt[r, 6] >> 9) > work):
-                        r += 1
+                    # the bucket's row of least work (an empty row has none)
+                    least = tt[r, 6] >> 9 if tt[r, 6] != 0 else -1
+                    h0 = r
+                    for j in range(h0 + 1, h0 + TT_WAYS):
+                        wj = tt[j, 6] >> 9 if tt[j, 6] != 0 else -1
+                        if wj < least:
+                            least = wj
+                            r = j
                     for j in range(TT_KEYS):
                         tt[r, j] = kd[j]
                     tt[r, 4] = -INF
