@@ -137,7 +137,7 @@ def _next_above(word, bit, lane_end):
 
 @njit(cache=True)
 def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side, pts,
-           tt_move, score):
+           tt_move, score, keys):
     """The legal moves minus equivalent ones, ordered best first; returns their count.
 
     A card is dropped when the next card above it still in play (hands and trick) is the
@@ -145,7 +145,6 @@ def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side,
     table's move; following, the cheapest card that wins when the trick is the other
     side's, the richest when it is one's own; leading, masters of their group first."""
     llo, lhi = _legal(lo, hi, led, top)
-    keys = np.empty(MAXMOVES, np.int64)
     k = 0
     _, wpos, wtop = _trick_facts(tc, n)
     for word_i in range(2):
@@ -168,20 +167,20 @@ def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side,
                         continue
             v = pts[c]
             if c == tt_move:
-                score = 1 << 20
+                order = 1 << 20
             elif n == 0:
                 g = _group(c)
                 if g == 5:
-                    score = 10
+                    order = 10
                 elif g == 4:
                     master = _next_above(live_lo & TRUMPS_LO, c - 64, 21) < 0
-                    score = (400 + v) if master else (100 - (c - 64))
+                    order = (400 + v) if master else (100 - (c - 64))
                 else:
                     master = _next_above(live_hi, c, 16 * g + 14) < 0
-                    score = (500 + v) if master else (200 - v * 8 - (c & 15))
+                    order = (500 + v) if master else (200 - v * 8 - (c & 15))
             else:
                 if c == EX_CODE:
-                    score = 50
+                    order = 50
                 else:
                     g = _group(c)
                     beats = False
@@ -190,16 +189,21 @@ def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side,
                     elif wtop < 0 and wpos >= 0 and g == _group(tc[wpos]) and c > tc[wpos]:
                         beats = True
                     if win_side == taker_side:
-                        score = (300 + v * 8 - (c & 15)) if not beats else (200 - (c & 63))
+                        order = (300 + v * 8 - (c & 15)) if not beats else (200 - (c & 63))
                     elif beats:
-                        score = 400 + v * 8 - (c & 63)
+                        order = 400 + v * 8 - (c & 63)
                     else:
-                        score = 100 - v * 8 - (c & 15)
-            keys[k] = (np.int64(score) << 8) | c
+                        order = 100 - v * 8 - (c & 15)
+            # insertion sort, best first (a dozen moves at most, mostly fewer)
+            key = (np.int64(order) << 8) | c
+            j = k
+            while j > 0 and keys[j - 1] < key:
+                keys[j] = keys[j - 1]
+                j -= 1
+            keys[j] = key
             k += 1
-    srt = np.sort(keys[:k])
     for i in range(k):
-        out[i] = srt[k - 1 - i] & 255
+        out[i] = keys[i] & 255
     return k
 
 
@@ -316,6 +320,7 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
     gain = np.zeros(MAXPLY, np.int64)
     slot = np.full(MAXPLY, -1, np.int64)
     keys = np.zeros((MAXPLY, TT_KEYS), np.int64)
+    scratch = np.empty(MAXMOVES, np.int64)
     nstart = np.zeros(MAXPLY, np.int64)
     trick = np.zeros((MAXPLY + 1, 4), np.int64)
     tn = np.zeros(MAXPLY + 1, np.int64)
@@ -423,7 +428,7 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                     else:
                         lv_hi |= np.int64(1) << c
                 nm[d] = _moves(hlo[mover], hhi[mover], led, top, lv_lo, lv_hi, mv[d],
-                               trick[d], n, tside, wside, PTS, tt_move, score)
+                               trick[d], n, tside, wside, PTS, tt_move, score, scratch)
                 mi[d] = 0
                 best[d] = -INF if mover == taker else INF
                 bmove[d] = -1
