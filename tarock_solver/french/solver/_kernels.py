@@ -217,7 +217,8 @@ def _quick_bounds(hlo, taker, rest, state):
     """Bounds on the taker's future card points at a trick start.
 
     Up to everything still in play (+1: an Excuse's card the defence may still owe),
-    less the trumps of the defence above his highest (they win their tricks); at least,
+    less the trumps of the defence above his highest (they win their tricks, as many
+    at least as one defender holds, with the other cards in them); at least,
     for each of his trumps above all of the defence's, the trump and three cards (each
     worth a half point at least, the Excuse's exchange card included).  While the
     defence has no trick, an Excuse it plays pays its card only with its first trick
@@ -243,11 +244,24 @@ def _quick_bounds(hlo, taker, rest, state):
         lower = max(lower - 1, 0)
     if not df and hlo[taker] & EX_BIT:
         return lower, upper
-    lost = theirs & ~((np.int64(2) << top_mine) - 1) if top_mine >= 0 else theirs
+    above = ~((np.int64(2) << top_mine) - 1) if top_mine >= 0 else TRUMPS_LO
+    lost = theirs & above
     while lost:
         b = ctz_nb(lost)
         lost &= lost - 1
         upper -= PTS[64 + b]
+    # one seat's winners fall in distinct tricks: at least that many tricks go to the
+    # defence whole, each other card in them worth a half point at least (the taker's
+    # Excuse aside: he keeps it)
+    n_lost = 0
+    most = 0
+    for s in range(N_SEATS):
+        if s != taker:
+            m = popcount_nb(np.uint64(hlo[s] & above & TRUMPS_LO))
+            n_lost += m
+            most = max(most, m)
+    if most > 0:
+        upper -= max(4 * most - n_lost - (1 if hlo[taker] & EX_BIT else 0), 0)
     return lower, upper
 
 
