@@ -16,6 +16,11 @@ by the flag ``score``:
   play's outcome (the contract's score, built from the scoring rules by the driver):
   the key adds the taker's points and oudlers so far.
 
+Both cut at trick starts on quick bounds: the card-point bounds of the master trumps
+(:func:`_quick_bounds`), in a score search turned into the least and greatest outcome
+over the points, oudlers, petit au bout and chelem still possible (range minima and
+maxima of the table built once per call of :func:`mtd`).
+
 Cards are codes 0..85: a suit card is bit ``16 s + r`` of the suit word (code < 64), a
 trump or the Excuse bit ``c - 64`` of the trump word (the Excuse is code 85).  Hands
 are ``lo`` (trump word) and ``hi`` (suit word) per seat, four seats.
@@ -50,6 +55,8 @@ TT_WAYS = 4
 SPOTS_HI = np.int64(0x03FF03FF03FF03FF)
 HONOURS_HI = np.int64(0x3C003C003C003C00)
 MIDDLE_LO = np.int64(0xFFFFE)
+#: The Petit, the 21 and the Excuse in the trump word.
+OUDLERS_LO = np.int64(1 | (1 << 20) | (1 << 21))
 INF = 1 << 30
 #: The state word: leader (2 bits), taker has a trick, defence has a trick, who owes
 #: the Excuse's card (2 bits), the Petit won by the taker one trick before the last.
@@ -265,6 +272,52 @@ def _quick_bounds(hlo, taker, rest, state):
     return lower, upper
 
 
+#: Levels of the outcome table's range minima and maxima over points (2**7 < 183).
+RANGE_LEVELS = 8
+
+
+@njit(cache=True)
+def _outcome_ranges(table):
+    """Per (oudlers, petit au bout, chelem), the minimum and maximum of the outcome table
+    over the points ``p .. p + 2**k - 1``, as ``[k, 9 oudlers + 3 pab + chelem, p]``."""
+    npts = table.shape[0]
+    rmin = np.zeros((RANGE_LEVELS, 36, npts), np.int64)
+    rmax = np.zeros((RANGE_LEVELS, 36, npts), np.int64)
+    for o in range(table.shape[1]):
+        for pab in range(table.shape[2]):
+            for ch in range(table.shape[3]):
+                j = 9 * o + 3 * pab + ch
+                for p in range(npts):
+                    rmin[0, j, p] = table[p, o, pab, ch]
+                    rmax[0, j, p] = table[p, o, pab, ch]
+                for k in range(1, RANGE_LEVELS):
+                    half = 1 << (k - 1)
+                    for p in range(npts - (1 << k) + 1):
+                        rmin[k, j, p] = min(rmin[k - 1, j, p], rmin[k - 1, j, p + half])
+                        rmax[k, j, p] = max(rmax[k - 1, j, p], rmax[k - 1, j, p + half])
+    return rmin, rmax
+
+
+@njit(cache=True, inline="always")
+def _outcome_bounds(rmin, rmax, plo, pup, olo, oup, pabs, chs):
+    """The least and the greatest outcome over the points ``plo..pup``, the oudlers
+    ``olo..oup`` and the petit au bout and chelem values in the bit sets ``pabs``,
+    ``chs``."""
+    k = _high_bit(np.int64(pup - plo + 1))
+    q = pup - (1 << k) + 1
+    vlo = INF
+    vup = -INF
+    for o in range(olo, oup + 1):
+        for pab in range(3):
+            if (pabs >> pab) & 1:
+                for ch in range(3):
+                    if (chs >> ch) & 1:
+                        j = 9 * o + 3 * pab + ch
+                        vlo = min(vlo, rmin[k, j, plo], rmin[k, j, q])
+                        vup = max(vup, rmax[k, j, plo], rmax[k, j, q])
+    return vlo, vup
+
+
 @njit(cache=True, inline="always")
 def _hash(k0, k1, k2, k3):
     h = (k0 * np.int64(-7046029254386353131)) ^ (k1 * np.int64(-4658895280553007687))
@@ -315,12 +368,13 @@ def _move_of_index(m, live_lo, live_hi):
 
 @njit(cache=True)
 def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0, beta0,
-           score, excuse_kept, table, tt, stats):
+           score, excuse_kept, table, rmin, rmax, tt, stats):
     """One fail-soft alpha-beta search of the position; its value (see the module).
 
     ``hlo``/``hhi`` are the four hands (changed during the search, restored after),
     ``tc0[:n0]`` the cards of the trick in progress led by ``leader0``, ``state0`` the
-    state word, ``points0``/``oudlers0`` the taker's half points and oudlers so far."""
+    state word, ``points0``/``oudlers0`` the taker's half points and oudlers so far,
+    ``rmin``/``rmax`` the outcome table's ranges (:func:`_outcome_ranges`, score only)."""
     nseats = N_SEATS
     mask = tt.shape[0] - TT_WAYS
     # per ply: mover, window, best, move list, index, trick cards, state to restore
@@ -388,9 +442,19 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
             nstart[d] = nodes
             qlo = 0
             qup = rest + 1
-            if n == 0 and not score:
+            if n == 0:
                 qlo, qup = _quick_bounds(hlo, taker, rest, st[d])
-            if n == 0 and not score and (qup <= al[d] or qlo >= be[d]):
+                if score:
+                    # the outcome over every end the card points and the rest allow
+                    sd = st[d]
+                    plo = min(max(pts_so_far[d] + qlo, 0), table.shape[0] - 1)
+                    pup = min(max(pts_so_far[d] + qup, plo), table.shape[0] - 1)
+                    oup = oud_so_far[d] + popcount_nb(np.uint64(live_lo & OUDLERS_LO))
+                    pabs = 7 if (live_lo & 1) or (sd & S_PEN) else 1
+                    chs = 1 | (0 if sd & S_DF else 2) | (0 if sd & S_TK else 4)
+                    qlo, qup = _outcome_bounds(rmin, rmax, plo, pup, oud_so_far[d],
+                                               min(oup, 3), pabs, chs)
+            if n == 0 and (qup <= al[d] or qlo >= be[d]):
                 ret = qup if qup <= al[d] else qlo
                 slot[d] = -2
             elif n == 0:
@@ -667,6 +731,11 @@ def mtd(hlo, hhi, leader, tc, n, taker, state, points, oudlers, score, excuse_ke
     (0: no limit) or the budget ran out; the bounds proved into ``out[0:2]``, the tests
     run returned.  The first test is "value >= guess" when the guess lies inside."""
     tests = 0
+    if score:
+        rmin, rmax = _outcome_ranges(table)
+    else:
+        rmin = np.zeros((1, 1, 1), np.int64)
+        rmax = rmin
     g = min(max(guess, lower), upper)
     while lower < upper and (max_tests == 0 or tests < max_tests):
         # fail-soft steps near a bound are small; halve a wide interval instead
@@ -676,7 +745,7 @@ def mtd(hlo, hhi, leader, tc, n, taker, state, points, oudlers, score, excuse_ke
             b = mid if abs(b - mid) > (upper - lower) // 4 else b
         b = min(max(b, lower + 1), upper)
         v = search(hlo, hhi, leader, tc, n, taker, state, points, oudlers, b - 1, b, score,
-                   excuse_kept, table, tt, stats)
+                   excuse_kept, table, rmin, rmax, tt, stats)
         if stats[ST_ABORTED]:
             break
         tests += 1
