@@ -144,13 +144,14 @@ def _next_above(word, bit, lane_end):
 
 @njit(cache=True)
 def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side, pts,
-           tt_move, score, keys):
+           tt_move, score, keys, hlo_all, hhi_all, mover, taker):
     """The legal moves minus equivalent ones, ordered best first; returns their count.
 
     A card is dropped when the next card above it still in play (hands and trick) is the
     mover's own legal card of the same value: the two are interchangeable.  Order: the
     table's move; following, the cheapest card that wins when the trick is the other
-    side's, the richest when it is one's own; leading, masters of their group first."""
+    side's, the richest when it is one's own; leading, masters of their group first (a
+    suit's master only where no opponent void in it holds a trump)."""
     llo, lhi = _legal(lo, hi, led, top)
     k = 0
     _, wpos, wtop = _trick_facts(tc, n)
@@ -184,6 +185,13 @@ def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side,
                     order = (400 + v) if master else (100 - (c - 64))
                 else:
                     master = _next_above(live_hi, c, 16 * g + 14) < 0
+                    if master:
+                        # a master wins only if no opponent void in the suit trumps it
+                        lane = LANE << (16 * g)
+                        for s in range(N_SEATS):
+                            if ((s == taker) != (mover == taker) and hhi_all[s] & lane == 0
+                                    and hlo_all[s] & TRUMPS_LO):
+                                master = False
                     order = (500 + v) if master else (200 - v * 8 - (c & 15))
             else:
                 if c == EX_CODE:
@@ -506,7 +514,8 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                     else:
                         lv_hi |= np.int64(1) << c
                 nm[d] = _moves(hlo[mover], hhi[mover], led, top, lv_lo, lv_hi, mv[d],
-                               trick[d], n, tside, wside, PTS, tt_move, score, scratch)
+                               trick[d], n, tside, wside, PTS, tt_move, score, scratch,
+                               hlo, hhi, mover, taker)
                 mi[d] = 0
                 best[d] = -INF if mover == taker else INF
                 bmove[d] = -1
@@ -740,7 +749,7 @@ def mtd(hlo, hhi, leader, tc, n, taker, state, points, oudlers, score, excuse_ke
     while lower < upper and (max_tests == 0 or tests < max_tests):
         # fail-soft steps near a bound are small; halve a wide interval instead
         b = g + 1 if g <= lower else g
-        if upper - lower > 8 and tests > 0:
+        if upper - lower > 3 and tests > 0:
             mid = (lower + upper + 1) // 2
             b = mid if abs(b - mid) > (upper - lower) // 4 else b
         b = min(max(b, lower + 1), upper)
