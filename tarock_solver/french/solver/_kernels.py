@@ -143,7 +143,7 @@ def _next_above(word, bit, lane_end):
 
 
 @njit(cache=True)
-def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side, pts,
+def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, wpos, taker_side, win_side, pts,
            tt_move, score, keys, hlo_all, hhi_all, mover, taker):
     """The legal moves minus equivalent ones, ordered best first; returns their count.
 
@@ -154,7 +154,7 @@ def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side,
     suit's master only where no opponent void in it holds a trump)."""
     llo, lhi = _legal(lo, hi, led, top)
     k = 0
-    _, wpos, wtop = _trick_facts(tc, n)
+    wtop = top
     for word_i in range(2):
         w = lhi if word_i == 0 else llo
         while w:
@@ -499,10 +499,9 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                 # decided by the table: unwind as a return
                 pass
             else:
-                led, _, top = _trick_facts(trick[d], n)
+                led, wpos, top = _trick_facts(trick[d], n)
                 wside = 0
                 if n > 0:
-                    _, wpos, _ = _trick_facts(trick[d], n)
                     wside = 1 if (lead[d] + wpos) % nseats == taker else 0
                 tside = 1 if mover == taker else 0
                 lv_lo = live_lo
@@ -514,8 +513,8 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                     else:
                         lv_hi |= np.int64(1) << c
                 nm[d] = _moves(hlo[mover], hhi[mover], led, top, lv_lo, lv_hi, mv[d],
-                               trick[d], n, tside, wside, PTS, tt_move, score, scratch,
-                               hlo, hhi, mover, taker)
+                               trick[d], n, wpos, tside, wside, PTS, tt_move, score,
+                               scratch, hlo, hhi, mover, taker)
                 mi[d] = 0
                 best[d] = -INF if mover == taker else INF
                 bmove[d] = -1
