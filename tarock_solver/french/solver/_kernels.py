@@ -228,7 +228,7 @@ def _high_bit(w):
 
 
 @njit(cache=True, inline="always")
-def _quick_bounds(hlo, taker, rest, state):
+def _quick_bounds(hlo, hhi, taker, rest, state):
     """Bounds on the taker's future card points at a trick start.
 
     Up to everything still in play (+1: an Excuse's card the defence may still owe),
@@ -238,14 +238,15 @@ def _quick_bounds(hlo, taker, rest, state):
     worth a half point at least, the Excuse's exchange card included).  While the
     defence has no trick, an Excuse it plays pays its card only with its first trick
     (two cards count), and the taker's Excuse may still win the last trick (the defence's
-    trumps count for nothing); a card the taker owes costs him one."""
+    trumps count for nothing); a card the taker owes costs him one.  Before the last
+    trick the Excuse is worth its side eight at least (it may be played now and kept)."""
     df = (state & S_DF) != 0
     mine = hlo[taker] & TRUMPS_LO
-    theirs = np.int64(0)
+    theirs_all = np.int64(0)
     for s in range(N_SEATS):
         if s != taker:
-            theirs |= hlo[s]
-    theirs &= TRUMPS_LO
+            theirs_all |= hlo[s]
+    theirs = theirs_all & TRUMPS_LO
     top_mine = _high_bit(mine)
     top_theirs = _high_bit(theirs)
     lower = 0
@@ -257,6 +258,14 @@ def _quick_bounds(hlo, taker, rest, state):
         lower += PTS[64 + b] + (3 if df else 2)
     if (state >> S_OWED_SHIFT) & 3 == 1:
         lower = max(lower - 1, 0)
+    if popcount_nb(np.uint64(hlo[taker])) + popcount_nb(np.uint64(hhi[taker])) >= 2:
+        # before the last trick the Excuse's side may play it and keep it, less the
+        # half-point card it gives (which the defence's exchange in ``rest + 1`` covers;
+        # a defence Excuse among the master tricks' cards is counted there as one)
+        if hlo[taker] & EX_BIT:
+            lower += 8
+        elif theirs_all & EX_BIT:
+            upper -= 8
     if not df and hlo[taker] & EX_BIT:
         return lower, upper
     above = ~((np.int64(2) << top_mine) - 1) if top_mine >= 0 else TRUMPS_LO
@@ -451,7 +460,7 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
             qlo = 0
             qup = rest + 1
             if n == 0:
-                qlo, qup = _quick_bounds(hlo, taker, rest, st[d])
+                qlo, qup = _quick_bounds(hlo, hhi, taker, rest, st[d])
                 if score:
                     # the outcome over every end the card points and the rest allow
                     sd = st[d]
