@@ -3,15 +3,23 @@
 The design is the Illustrated Tarock solver's (:mod:`tarock_solver.solver`): an explicit
 stack (numba caches no self-recursive function), null-window tests that share one
 transposition table keyed at trick starts, equivalent cards merged, and a budget read
-from the shared counter array.  One kernel source serves both objectives, specialised
+from the shared counter array.  A key names the owner of every remaining card after
+renaming the cards by rank within their group where their values allow (a suit's spot
+cards, the middle trumps: :func:`_canonical_key`), so positions that differ only in
+which of those cards are gone share their rows.  One kernel source serves both objectives, specialised
 by the flag ``score``:
 
 * ``score == 0`` — the taker's future card points (half points): a trick's points are
-  added on the way back, so the table keys the remaining cards, the leader and the
-  Excuse's settlement flags only;
+  added on the way back, so the table keys the remaining cards and their owners, the
+  leader and the Excuse's settlement flags only;
 * ``score == 1`` — the value ``table[points, oudlers, petit au bout, chelem]`` of the
   play's outcome (the contract's score, built from the scoring rules by the driver):
   the key adds the taker's points and oudlers so far.
+
+Both cut at trick starts on quick bounds: the card-point bounds of the master trumps
+(:func:`_quick_bounds`), in a score search turned into the least and greatest outcome
+over the points, oudlers, petit au bout and chelem still possible (range minima and
+maxima of the table built once per call of :func:`mtd`).
 
 Cards are codes 0..85: a suit card is bit ``16 s + r`` of the suit word (code < 64), a
 trump or the Excuse bit ``c - 64`` of the trump word (the Excuse is code 85).  Hands
@@ -23,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...bits import clz_nb, ctz_nb, popcount_nb
+from ...bits import clz_nb, ctz_nb, pdep_nb, pext_nb, popcount_nb
 from ...solver import ST_ABORTED, ST_DEADLINE, ST_LIMIT, ST_NODES, ST_TT_CUTS, ST_TT_HITS, cycles
 
 N_SEATS = 4
@@ -36,8 +44,19 @@ LANE = np.int64(0x3FFF)
 MAXPLY = 80
 MAXMOVES = 24
 CLOCK_EVERY = 4096
-#: Table row: key words, lower, upper, best move and work.
-TT_COLUMNS = 5
+#: Table row: four key words, lower, upper, best move and work (a row of 64 bytes);
+#: a bucket is ``TT_WAYS`` rows.
+TT_COLUMNS = 8
+TT_KEYS = 4
+#: Rows a bucket: a new entry takes the row of least work.
+TT_WAYS = 4
+#: The suits' spot cards (ranks 1..10, each worth a half point) and honours per lane,
+#: and the middle trumps 2..20.
+SPOTS_HI = np.int64(0x03FF03FF03FF03FF)
+HONOURS_HI = np.int64(0x3C003C003C003C00)
+MIDDLE_LO = np.int64(0xFFFFE)
+#: The Petit, the 21 and the Excuse in the trump word.
+OUDLERS_LO = np.int64(1 | (1 << 20) | (1 << 21))
 INF = 1 << 30
 #: The state word: leader (2 bits), taker has a trick, defence has a trick, who owes
 #: the Excuse's card (2 bits), the Petit won by the taker one trick before the last.
@@ -124,18 +143,18 @@ def _next_above(word, bit, lane_end):
 
 
 @njit(cache=True)
-def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side, pts,
-           tt_move, score):
+def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, wpos, taker_side, win_side, pts,
+           tt_move, score, keys, hlo_all, hhi_all, mover, taker):
     """The legal moves minus equivalent ones, ordered best first; returns their count.
 
     A card is dropped when the next card above it still in play (hands and trick) is the
     mover's own legal card of the same value: the two are interchangeable.  Order: the
     table's move; following, the cheapest card that wins when the trick is the other
-    side's, the richest when it is one's own; leading, masters of their group first."""
+    side's, the richest when it is one's own; leading, masters of their group first (a
+    suit's master only where no opponent void in it holds a trump)."""
     llo, lhi = _legal(lo, hi, led, top)
-    keys = np.empty(MAXMOVES, np.int64)
     k = 0
-    _, wpos, wtop = _trick_facts(tc, n)
+    wtop = top
     for word_i in range(2):
         w = lhi if word_i == 0 else llo
         while w:
@@ -156,20 +175,27 @@ def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side,
                         continue
             v = pts[c]
             if c == tt_move:
-                score = 1 << 20
+                order = 1 << 20
             elif n == 0:
                 g = _group(c)
                 if g == 5:
-                    score = 10
+                    order = 10
                 elif g == 4:
                     master = _next_above(live_lo & TRUMPS_LO, c - 64, 21) < 0
-                    score = (400 + v) if master else (100 - (c - 64))
+                    order = (400 + v) if master else (100 - (c - 64))
                 else:
                     master = _next_above(live_hi, c, 16 * g + 14) < 0
-                    score = (500 + v) if master else (200 - v * 8 - (c & 15))
+                    if master:
+                        # a master wins only if no opponent void in the suit trumps it
+                        lane = LANE << (16 * g)
+                        for s in range(N_SEATS):
+                            if ((s == taker) != (mover == taker) and hhi_all[s] & lane == 0
+                                    and hlo_all[s] & TRUMPS_LO):
+                                master = False
+                    order = (500 + v) if master else (200 - v * 8 - (c & 15))
             else:
                 if c == EX_CODE:
-                    score = 50
+                    order = 50
                 else:
                     g = _group(c)
                     beats = False
@@ -178,16 +204,21 @@ def _moves(lo, hi, led, top, live_lo, live_hi, out, tc, n, taker_side, win_side,
                     elif wtop < 0 and wpos >= 0 and g == _group(tc[wpos]) and c > tc[wpos]:
                         beats = True
                     if win_side == taker_side:
-                        score = (300 + v * 8 - (c & 15)) if not beats else (200 - (c & 63))
+                        order = (300 + v * 8 - (c & 15)) if not beats else (200 - (c & 63))
                     elif beats:
-                        score = 400 + v * 8 - (c & 63)
+                        order = 400 + v * 8 - (c & 63)
                     else:
-                        score = 100 - v * 8 - (c & 15)
-            keys[k] = (np.int64(score) << 8) | c
+                        order = 100 - v * 8 - (c & 15)
+            # insertion sort, best first (a dozen moves at most, mostly fewer)
+            key = (np.int64(order) << 8) | c
+            j = k
+            while j > 0 and keys[j - 1] < key:
+                keys[j] = keys[j - 1]
+                j -= 1
+            keys[j] = key
             k += 1
-    srt = np.sort(keys[:k])
     for i in range(k):
-        out[i] = srt[k - 1 - i] & 255
+        out[i] = keys[i] & 255
     return k
 
 
@@ -197,23 +228,25 @@ def _high_bit(w):
 
 
 @njit(cache=True, inline="always")
-def _quick_bounds(hlo, taker, rest, state):
+def _quick_bounds(hlo, hhi, taker, rest, state):
     """Bounds on the taker's future card points at a trick start.
 
     Up to everything still in play (+1: an Excuse's card the defence may still owe),
-    less the trumps of the defence above his highest (they win their tricks); at least,
+    less the trumps of the defence above his highest (they win their tricks, as many
+    at least as one defender holds, with the other cards in them); at least,
     for each of his trumps above all of the defence's, the trump and three cards (each
     worth a half point at least, the Excuse's exchange card included).  While the
     defence has no trick, an Excuse it plays pays its card only with its first trick
     (two cards count), and the taker's Excuse may still win the last trick (the defence's
-    trumps count for nothing); a card the taker owes costs him one."""
+    trumps count for nothing); a card the taker owes costs him one.  Before the last
+    trick the Excuse is worth its side eight at least (it may be played now and kept)."""
     df = (state & S_DF) != 0
     mine = hlo[taker] & TRUMPS_LO
-    theirs = np.int64(0)
+    theirs_all = np.int64(0)
     for s in range(N_SEATS):
         if s != taker:
-            theirs |= hlo[s]
-    theirs &= TRUMPS_LO
+            theirs_all |= hlo[s]
+    theirs = theirs_all & TRUMPS_LO
     top_mine = _high_bit(mine)
     top_theirs = _high_bit(theirs)
     lower = 0
@@ -225,32 +258,142 @@ def _quick_bounds(hlo, taker, rest, state):
         lower += PTS[64 + b] + (3 if df else 2)
     if (state >> S_OWED_SHIFT) & 3 == 1:
         lower = max(lower - 1, 0)
+    if popcount_nb(np.uint64(hlo[taker])) + popcount_nb(np.uint64(hhi[taker])) >= 2:
+        # before the last trick the Excuse's side may play it and keep it, less the
+        # half-point card it gives (which the defence's exchange in ``rest + 1`` covers;
+        # a defence Excuse among the master tricks' cards is counted there as one)
+        if hlo[taker] & EX_BIT:
+            lower += 8
+        elif theirs_all & EX_BIT:
+            upper -= 8
     if not df and hlo[taker] & EX_BIT:
         return lower, upper
-    lost = theirs & ~((np.int64(2) << top_mine) - 1) if top_mine >= 0 else theirs
+    above = ~((np.int64(2) << top_mine) - 1) if top_mine >= 0 else TRUMPS_LO
+    lost = theirs & above
     while lost:
         b = ctz_nb(lost)
         lost &= lost - 1
         upper -= PTS[64 + b]
+    # one seat's winners fall in distinct tricks: at least that many tricks go to the
+    # defence whole, each other card in them worth a half point at least (the taker's
+    # Excuse aside: he keeps it)
+    n_lost = 0
+    most = 0
+    for s in range(N_SEATS):
+        if s != taker:
+            m = popcount_nb(np.uint64(hlo[s] & above & TRUMPS_LO))
+            n_lost += m
+            most = max(most, m)
+    if most > 0:
+        upper -= max(4 * most - n_lost - (1 if hlo[taker] & EX_BIT else 0), 0)
     return lower, upper
 
 
+#: Levels of the outcome table's range minima and maxima over points (2**7 < 183).
+RANGE_LEVELS = 8
+
+
+@njit(cache=True)
+def _outcome_ranges(table):
+    """Per (oudlers, petit au bout, chelem), the minimum and maximum of the outcome table
+    over the points ``p .. p + 2**k - 1``, as ``[k, 9 oudlers + 3 pab + chelem, p]``."""
+    npts = table.shape[0]
+    rmin = np.zeros((RANGE_LEVELS, 36, npts), np.int64)
+    rmax = np.zeros((RANGE_LEVELS, 36, npts), np.int64)
+    for o in range(table.shape[1]):
+        for pab in range(table.shape[2]):
+            for ch in range(table.shape[3]):
+                j = 9 * o + 3 * pab + ch
+                for p in range(npts):
+                    rmin[0, j, p] = table[p, o, pab, ch]
+                    rmax[0, j, p] = table[p, o, pab, ch]
+                for k in range(1, RANGE_LEVELS):
+                    half = 1 << (k - 1)
+                    for p in range(npts - (1 << k) + 1):
+                        rmin[k, j, p] = min(rmin[k - 1, j, p], rmin[k - 1, j, p + half])
+                        rmax[k, j, p] = max(rmax[k - 1, j, p], rmax[k - 1, j, p + half])
+    return rmin, rmax
+
+
 @njit(cache=True, inline="always")
-def _hash(k0, k1):
+def _outcome_bounds(rmin, rmax, plo, pup, olo, oup, pabs, chs):
+    """The least and the greatest outcome over the points ``plo..pup``, the oudlers
+    ``olo..oup`` and the petit au bout and chelem values in the bit sets ``pabs``,
+    ``chs``."""
+    k = _high_bit(np.int64(pup - plo + 1))
+    q = pup - (1 << k) + 1
+    vlo = INF
+    vup = -INF
+    for o in range(olo, oup + 1):
+        for pab in range(3):
+            if (pabs >> pab) & 1:
+                for ch in range(3):
+                    if (chs >> ch) & 1:
+                        j = 9 * o + 3 * pab + ch
+                        vlo = min(vlo, rmin[k, j, plo], rmin[k, j, q])
+                        vup = max(vup, rmax[k, j, plo], rmax[k, j, q])
+    return vlo, vup
+
+
+@njit(cache=True, inline="always")
+def _hash(k0, k1, k2, k3):
     h = (k0 * np.int64(-7046029254386353131)) ^ (k1 * np.int64(-4658895280553007687))
+    h ^= (k2 * np.int64(0x2545F4914F6CDD1D)) ^ (k3 * np.int64(-3372029247567499371))
     return h ^ (h >> 29)
+
+
+@njit(cache=True, inline="always")
+def _canonical_key(hlo, hhi, live_lo, live_hi, out):
+    """The key words of a trick start's cards, equal for isomorphic positions.
+
+    The live cards are renamed by rank within their group keeping what tells them
+    apart: a suit's spot cards (all worth a half point) become its lowest ranks, the
+    middle trumps 2..20 likewise; honours, the Petit, the 21 and the Excuse stay.  The
+    renamed live set is the counts and the cards kept (``out[3]``); the owners are two
+    bits per live card in order (seat 1 or 3, seat 2 or 3), packed with ``pext``."""
+    a_hi = pext_nb(hhi[1] | hhi[3], live_hi)
+    b_hi = pext_nb(hhi[2] | hhi[3], live_hi)
+    a_lo = pext_nb(hlo[1] | hlo[3], live_lo)
+    b_lo = pext_nb(hlo[2] | hlo[3], live_lo)
+    counts = np.int64(0)
+    for g in range(4):
+        counts |= popcount_nb(np.uint64(live_hi & (np.int64(0x3FF) << (16 * g)))) << (4 * g)
+    out[0] = a_hi
+    out[1] = b_hi
+    out[2] = a_lo | (b_lo << 22)
+    out[3] = (pext_nb(live_hi, HONOURS_HI) | (counts << 16)
+              | ((live_lo & ~MIDDLE_LO) << 32)
+              | (popcount_nb(np.uint64(live_lo & MIDDLE_LO)) << 54))
+
+
+@njit(cache=True, inline="always")
+def _move_index(c, live_lo, live_hi):
+    """A card as its place among the live cards of its word (stable under renaming)."""
+    if c >= 64:
+        return 128 | popcount_nb(np.uint64(live_lo & ((np.int64(1) << (c - 64)) - 1)))
+    return popcount_nb(np.uint64(live_hi & ((np.int64(1) << c) - 1)))
+
+
+@njit(cache=True, inline="always")
+def _move_of_index(m, live_lo, live_hi):
+    if m == 255:
+        return -1
+    if m & 128:
+        return 64 + ctz_nb(pdep_nb(np.int64(1) << (m & 127), live_lo))
+    return ctz_nb(pdep_nb(np.int64(1) << m, live_hi))
 
 
 @njit(cache=True)
 def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0, beta0,
-           score, excuse_kept, table, tt, stats):
+           score, excuse_kept, table, rmin, rmax, tt, stats):
     """One fail-soft alpha-beta search of the position; its value (see the module).
 
     ``hlo``/``hhi`` are the four hands (changed during the search, restored after),
     ``tc0[:n0]`` the cards of the trick in progress led by ``leader0``, ``state0`` the
-    state word, ``points0``/``oudlers0`` the taker's half points and oudlers so far."""
+    state word, ``points0``/``oudlers0`` the taker's half points and oudlers so far,
+    ``rmin``/``rmax`` the outcome table's ranges (:func:`_outcome_ranges`, score only)."""
     nseats = N_SEATS
-    mask = tt.shape[0] - 2
+    mask = tt.shape[0] - TT_WAYS
     # per ply: mover, window, best, move list, index, trick cards, state to restore
     mv = np.empty((MAXPLY, MAXMOVES), np.int64)
     nm = np.zeros(MAXPLY, np.int64)
@@ -261,8 +404,8 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
     bmove = np.zeros(MAXPLY, np.int64)
     gain = np.zeros(MAXPLY, np.int64)
     slot = np.full(MAXPLY, -1, np.int64)
-    k0s = np.zeros(MAXPLY, np.int64)
-    k1s = np.zeros(MAXPLY, np.int64)
+    keys = np.zeros((MAXPLY, TT_KEYS), np.int64)
+    scratch = np.empty(MAXMOVES, np.int64)
     nstart = np.zeros(MAXPLY, np.int64)
     trick = np.zeros((MAXPLY + 1, 4), np.int64)
     tn = np.zeros(MAXPLY + 1, np.int64)
@@ -316,29 +459,40 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
             nstart[d] = nodes
             qlo = 0
             qup = rest + 1
-            if n == 0 and not score:
-                qlo, qup = _quick_bounds(hlo, taker, rest, st[d])
-            if n == 0 and not score and (qup <= al[d] or qlo >= be[d]):
+            if n == 0:
+                qlo, qup = _quick_bounds(hlo, hhi, taker, rest, st[d])
+                if score:
+                    # the outcome over every end the card points and the rest allow
+                    sd = st[d]
+                    plo = min(max(pts_so_far[d] + qlo, 0), table.shape[0] - 1)
+                    pup = min(max(pts_so_far[d] + qup, plo), table.shape[0] - 1)
+                    oup = oud_so_far[d] + popcount_nb(np.uint64(live_lo & OUDLERS_LO))
+                    pabs = 7 if (live_lo & 1) or (sd & S_PEN) else 1
+                    chs = 1 | (0 if sd & S_DF else 2) | (0 if sd & S_TK else 4)
+                    qlo, qup = _outcome_bounds(rmin, rmax, plo, pup, oud_so_far[d],
+                                               min(oup, 3), pabs, chs)
+            if n == 0 and (qup <= al[d] or qlo >= be[d]):
                 ret = qup if qup <= al[d] else qlo
                 slot[d] = -2
             elif n == 0:
                 # a trick start: the table
-                k0 = live_hi
-                k1 = live_lo | (np.int64(st[d] & 127) << 22)
+                kd = keys[d]
+                _canonical_key(hlo, hhi, live_lo, live_hi, kd)
+                sw = np.int64(st[d] & 127)
                 if score:
-                    k1 |= (pts_so_far[d] << 32) | (oud_so_far[d] << 41)
-                h = _hash(k0, k1) & mask
+                    sw |= ((pts_so_far[d] & 511) << 7) | (oud_so_far[d] << 16)
+                kd[2] |= sw << 44
+                h = _hash(kd[0], kd[1], kd[2], kd[3]) & mask
                 found = -1
-                for r in range(h, h + 2):
-                    if tt[r, 0] == k0 and tt[r, 1] == k1 and tt[r, 4] != 0:
+                for r in range(h, h + TT_WAYS):
+                    if (tt[r, 0] == kd[0] and tt[r, 1] == kd[1] and tt[r, 2] == kd[2]
+                            and tt[r, 3] == kd[3] and tt[r, 6] != 0):
                         found = r
                         break
-                k0s[d] = k0
-                k1s[d] = k1
                 if found >= 0:
                     stats[ST_TT_HITS] += 1
-                    lo_b = tt[found, 2]
-                    up_b = tt[found, 3]
+                    lo_b = tt[found, 4]
+                    up_b = tt[found, 5]
                     if lo_b >= be[d] or up_b <= al[d] or lo_b == up_b:
                         stats[ST_TT_CUTS] += 1
                         ret = lo_b if lo_b >= be[d] else up_b
@@ -346,7 +500,7 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                             ret = lo_b
                         slot[d] = -2
                     else:
-                        tt_move = (tt[found, 4] >> 1) & 255
+                        tt_move = _move_of_index((tt[found, 6] >> 1) & 255, live_lo, live_hi)
                         slot[d] = found
                 else:
                     slot[d] = h | (np.int64(1) << 40)
@@ -354,10 +508,9 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                 # decided by the table: unwind as a return
                 pass
             else:
-                led, _, top = _trick_facts(trick[d], n)
+                led, wpos, top = _trick_facts(trick[d], n)
                 wside = 0
                 if n > 0:
-                    _, wpos, _ = _trick_facts(trick[d], n)
                     wside = 1 if (lead[d] + wpos) % nseats == taker else 0
                 tside = 1 if mover == taker else 0
                 lv_lo = live_lo
@@ -369,7 +522,8 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                     else:
                         lv_hi |= np.int64(1) << c
                 nm[d] = _moves(hlo[mover], hhi[mover], led, top, lv_lo, lv_hi, mv[d],
-                               trick[d], n, tside, wside, PTS, tt_move, score)
+                               trick[d], n, wpos, tside, wside, PTS, tt_move, score,
+                               scratch, hlo, hhi, mover, taker)
                 mi[d] = 0
                 best[d] = -INF if mover == taker else INF
                 bmove[d] = -1
@@ -511,17 +665,28 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                 r = slot[d]
                 fresh = (r >> 40) & 1
                 r &= (np.int64(1) << 40) - 1
+                kd = keys[d]
+                if not fresh and not (tt[r, 0] == kd[0] and tt[r, 1] == kd[1]
+                                      and tt[r, 2] == kd[2] and tt[r, 3] == kd[3]):
+                    # the row went to another position during the search: a new row
+                    fresh = 1
+                    r &= ~np.int64(TT_WAYS - 1)
+                work = nodes - nstart[d]
                 if fresh:
-                    # two rows a bucket: the first keeps the bigger work
-                    work = nodes - nstart[d]
-                    if tt[r, 4] != 0 and ((tt[r, 4] >> 9) > work):
-                        r += 1
-                    tt[r, 0] = k0s[d]
-                    tt[r, 1] = k1s[d]
-                    tt[r, 2] = -INF
-                    tt[r, 3] = INF
-                lo_b = tt[r, 2]
-                up_b = tt[r, 3]
+                    # the bucket's row of least work (an empty row has none)
+                    least = tt[r, 6] >> 9 if tt[r, 6] != 0 else -1
+                    h0 = r
+                    for j in range(h0 + 1, h0 + TT_WAYS):
+                        wj = tt[j, 6] >> 9 if tt[j, 6] != 0 else -1
+                        if wj < least:
+                            least = wj
+                            r = j
+                    for j in range(TT_KEYS):
+                        tt[r, j] = kd[j]
+                    tt[r, 4] = -INF
+                    tt[r, 5] = INF
+                lo_b = tt[r, 4]
+                up_b = tt[r, 5]
                 if value >= be[d]:
                     lo_b = max(lo_b, value)
                 elif value <= al[d]:
@@ -529,9 +694,10 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                 else:
                     lo_b = value
                     up_b = value
-                tt[r, 2] = lo_b
-                tt[r, 3] = up_b
-                tt[r, 4] = ((nodes - nstart[d]) << 9) | ((bmove[d] & 255) << 1) | 1
+                tt[r, 4] = lo_b
+                tt[r, 5] = up_b
+                bm = _move_index(bmove[d], live_lo, live_hi) if bmove[d] >= 0 else 255
+                tt[r, 6] = (work << 9) | (bm << 1) | 1
         # --- return ``value`` to the parent
         if d == 0:
             ret = value
@@ -582,16 +748,21 @@ def mtd(hlo, hhi, leader, tc, n, taker, state, points, oudlers, score, excuse_ke
     (0: no limit) or the budget ran out; the bounds proved into ``out[0:2]``, the tests
     run returned.  The first test is "value >= guess" when the guess lies inside."""
     tests = 0
+    if score:
+        rmin, rmax = _outcome_ranges(table)
+    else:
+        rmin = np.zeros((1, 1, 1), np.int64)
+        rmax = rmin
     g = min(max(guess, lower), upper)
     while lower < upper and (max_tests == 0 or tests < max_tests):
         # fail-soft steps near a bound are small; halve a wide interval instead
         b = g + 1 if g <= lower else g
-        if upper - lower > 8 and tests > 0:
+        if upper - lower > 3 and tests > 0:
             mid = (lower + upper + 1) // 2
             b = mid if abs(b - mid) > (upper - lower) // 4 else b
         b = min(max(b, lower + 1), upper)
         v = search(hlo, hhi, leader, tc, n, taker, state, points, oudlers, b - 1, b, score,
-                   excuse_kept, table, tt, stats)
+                   excuse_kept, table, rmin, rmax, tt, stats)
         if stats[ST_ABORTED]:
             break
         tests += 1
