@@ -6,8 +6,8 @@ transposition table keyed at trick starts, equivalent cards merged, and a budget
 from the shared counter array.  A key names the owner of every remaining card after
 renaming the cards by rank within their group where their values allow (a suit's spot
 cards, the middle trumps: :func:`_canonical_key`), so positions that differ only in
-which of those cards are gone share their rows.  One kernel source serves both objectives, specialised
-by the flag ``score``:
+which of those cards are gone share their rows.  One kernel source serves both
+objectives, specialised by the flag ``score``:
 
 * ``score == 0`` — the taker's future card points (half points): a trick's points are
   added on the way back, so the table keys the remaining cards and their owners, the
@@ -239,7 +239,9 @@ def _quick_bounds(hlo, hhi, taker, rest, state):
     defence has no trick, an Excuse it plays pays its card only with its first trick
     (two cards count), and the taker's Excuse may still win the last trick (the defence's
     trumps count for nothing); a card the taker owes costs him one.  Before the last
-    trick the Excuse is worth its side eight at least (it may be played now and kept)."""
+    trick the Excuse is worth its side eight at least if it plays it then: ``ex_lo``
+    (the taker's) and ``ex_up`` (the defence's) are returned beside the bounds that hold
+    whatever anyone plays."""
     df = (state & S_DF) != 0
     mine = hlo[taker] & TRUMPS_LO
     theirs_all = np.int64(0)
@@ -258,16 +260,20 @@ def _quick_bounds(hlo, hhi, taker, rest, state):
         lower += PTS[64 + b] + (3 if df else 2)
     if (state >> S_OWED_SHIFT) & 3 == 1:
         lower = max(lower - 1, 0)
+    # before the last trick the Excuse's side may play it and keep it, less the
+    # half-point card it gives (which the defence's exchange in ``rest + 1`` covers; a
+    # defence Excuse among the master tricks' cards is counted there as one).  Unlike
+    # the rest, this holds only if that side does play it early: it is returned apart
+    # (the taker's gain, the defence's), for the score's bounds must not mix the two.
+    ex_lo = 0
+    ex_up = 0
     if popcount_nb(np.uint64(hlo[taker])) + popcount_nb(np.uint64(hhi[taker])) >= 2:
-        # before the last trick the Excuse's side may play it and keep it, less the
-        # half-point card it gives (which the defence's exchange in ``rest + 1`` covers;
-        # a defence Excuse among the master tricks' cards is counted there as one)
         if hlo[taker] & EX_BIT:
-            lower += 8
+            ex_lo = 8
         elif theirs_all & EX_BIT:
-            upper -= 8
+            ex_up = 8
     if not df and hlo[taker] & EX_BIT:
-        return lower, upper
+        return lower, upper, ex_lo, ex_up
     above = ~((np.int64(2) << top_mine) - 1) if top_mine >= 0 else TRUMPS_LO
     lost = theirs & above
     while lost:
@@ -286,7 +292,7 @@ def _quick_bounds(hlo, hhi, taker, rest, state):
             most = max(most, m)
     if most > 0:
         upper -= max(4 * most - n_lost - (1 if hlo[taker] & EX_BIT else 0), 0)
-    return lower, upper
+    return lower, upper, ex_lo, ex_up
 
 
 #: Levels of the outcome table's range minima and maxima over points (2**7 < 183).
@@ -460,17 +466,29 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
             qlo = 0
             qup = rest + 1
             if n == 0:
-                qlo, qup = _quick_bounds(hlo, hhi, taker, rest, st[d])
+                qlo, qup, ex_lo, ex_up = _quick_bounds(hlo, hhi, taker, rest, st[d])
                 if score:
-                    # the outcome over every end the card points and the rest allow
+                    # the outcome over the ends the card points allow: the least under
+                    # the taker's early Excuse, the greatest under the defence's (any
+                    # table, monotone or not)
                     sd = st[d]
-                    plo = min(max(pts_so_far[d] + qlo, 0), table.shape[0] - 1)
-                    pup = min(max(pts_so_far[d] + qup, plo), table.shape[0] - 1)
-                    oup = oud_so_far[d] + popcount_nb(np.uint64(live_lo & OUDLERS_LO))
+                    top = table.shape[0] - 1
+                    p0 = pts_so_far[d]
+                    oup = min(oud_so_far[d] + popcount_nb(np.uint64(live_lo & OUDLERS_LO)), 3)
                     pabs = 7 if (live_lo & 1) or (sd & S_PEN) else 1
                     chs = 1 | (0 if sd & S_DF else 2) | (0 if sd & S_TK else 4)
-                    qlo, qup = _outcome_bounds(rmin, rmax, plo, pup, oud_so_far[d],
-                                               min(oup, 3), pabs, chs)
+                    plo = min(max(p0 + qlo + ex_lo, 0), top)
+                    pup = min(max(p0 + qup, plo), top)
+                    vlo, _ = _outcome_bounds(rmin, rmax, plo, pup, oud_so_far[d], oup,
+                                             pabs, chs)
+                    plo = min(max(p0 + qlo, 0), top)
+                    pup = min(max(p0 + qup - ex_up, plo), top)
+                    _, vup = _outcome_bounds(rmin, rmax, plo, pup, oud_so_far[d], oup,
+                                             pabs, chs)
+                    qlo, qup = vlo, vup
+                else:
+                    qlo += ex_lo
+                    qup -= ex_up
             if n == 0 and (qup <= al[d] or qlo >= be[d]):
                 ret = qup if qup <= al[d] else qlo
                 slot[d] = -2
