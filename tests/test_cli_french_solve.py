@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from clitools import run
 
 from tarock_solver.french.analysis import continue_play, discard_order, start_position
 from tarock_solver.french.cards import CARD_IDS, cards_of
@@ -14,8 +15,6 @@ from tarock_solver.french.deal import FrenchDeal
 from tarock_solver.french.notation import example_or_text, format_cards, parse_deal
 from tarock_solver.french.rules import Contract
 from tarock_solver.french.solver import FrenchSearch
-
-from clitools import run
 
 TAKER = 1  # seat 2
 
