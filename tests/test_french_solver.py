@@ -72,6 +72,15 @@ def test_a_node_budget_gives_bounds_around_the_value() -> None:
         assert r.lower <= exact <= r.upper
 
 
+def test_one_node_budget_covers_all_the_tests_of_a_call() -> None:
+    from tarock_solver.bench.french import french_positions
+
+    pos = french_positions(2, 10)
+    r = FrenchSearch(tt_bits=16).points(pos, budget=Budget(nodes=20_000))
+    assert not r.exact and r.tests >= 1
+    assert r.nodes <= 20_000 + 20  # a few last-trick leaves past the check
+
+
 def test_one_search_object_serves_many_deals() -> None:
     """The table is cleared when a card changes owner: reusing one search object over
     unrelated positions gives the values of fresh ones."""

@@ -426,6 +426,8 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
     st[0] = state0
     pts_so_far[0] = points0
     oud_so_far[0] = oudlers0
+    # the node budget covers every test since the counters were armed (one Budget for a
+    # whole MTD(f) call), hence the running total against the limit
     limit = stats[ST_LIMIT]
     deadline = stats[ST_DEADLINE]
     nodes = stats[ST_NODES]
@@ -454,7 +456,7 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
         if entering:
             entering = False
             nodes += 1
-            if (limit > 0 and nodes - stats[ST_NODES] > limit) or (
+            if (limit > 0 and nodes > limit) or (
                     deadline > 0 and (nodes & (CLOCK_EVERY - 1)) == 0 and cycles() > deadline):
                 aborted = True
                 break
