@@ -39,6 +39,7 @@ LAYERS: dict[str, int] = {
     "tarock_solver.scoring": MODEL,
     "tarock_solver.series": MODEL,
     "tarock_solver.talon": MODEL,
+    "tarock_solver.card_tokens": FORMATS,
     "tarock_solver.deal_files": FORMATS,
     "tarock_solver.diagram": FORMATS,
     "tarock_solver.french.deal_files": FORMATS,
