@@ -8,14 +8,12 @@
 from __future__ import annotations
 
 import csv
-import io
 import json
 import re
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from os import PathLike
-from pathlib import Path
 from typing import IO, Any, Literal, overload
 
 from .cards import (
@@ -28,13 +26,21 @@ from .cards import (
     indices_of,
 )
 from .deal import Deal, DealWarning, PartialDeal, no_tarock_warnings
-from .errors import FileFormatError, TarockError, json_error_text, one_line
+from .errors import FileFormatError, TarockError, one_line
 from .notation import (
     format_deal,
     parse_card,
     parse_deal,
     parse_hand,
     parse_talon,
+)
+from .record_files import (
+    BadRecord,
+    RecordReader,
+    deal_file_format,
+    json_line,
+    problems_of,
+    write_record_file,
 )
 
 __all__ = ["DealRecord", "deal_file_format", "dump_deals", "read_deals", "write_deals"]
@@ -43,7 +49,6 @@ FORMAT_VERSION = 1
 _JSON_FIELDS = ("id", "deal", "hands", "talon", "hand", "seat", "rules", "options", "players",
                 "seed", "comment", "source", "v")
 _CSV_EXTRA_COLUMNS = ("rules", "seed", "comment")
-_EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 
 
 @dataclass
@@ -69,29 +74,6 @@ class DealRecord:
     line: int | None = field(default=None, compare=False)
 
 
-class _BadRecord(Exception):
-    """Internal: everything wrong with one record."""
-
-    def __init__(self, messages: list[str]) -> None:
-        super().__init__("\n".join(messages))
-        self.messages = messages
-
-
-def deal_file_format(path: str | PathLike[str], what: str = "deal file"
-                     ) -> Literal["jsonl", "csv"]:
-    """``"jsonl"`` or ``"csv"`` from the extension; FileFormatError for anything else
-    (``what`` names the kind of file in the message, e.g. ``"play-record file"``)."""
-    suffix = Path(path).suffix.lower()
-    if suffix not in _EXTENSIONS:
-        raise FileFormatError(f"{path}: unknown {what} type {suffix or '(no extension)'}; "
-                              f"use .jsonl (JSON Lines) or .csv.", path=str(path))
-    return _EXTENSIONS[suffix]  # type: ignore[return-value]
-
-
-def _problems_of(err: TarockError) -> list[str]:
-    return list(getattr(err, "messages", None) or [str(err)])
-
-
 def _build_deal(hands: list[int | None], talon: tuple[int, ...] | None) -> Deal | PartialDeal:
     deal: Deal | PartialDeal
     if None in hands or talon is None:
@@ -107,88 +89,20 @@ def _build_deal(hands: list[int | None], talon: tuple[int, ...] | None) -> Deal 
 # ---------------------------------------------------------------------------
 
 
-class _Reader:
-    """State of reading one file: seen ids, unknown fields, the error list."""
+class _Reader(RecordReader[DealRecord]):
+    """Reading one Illustrated Tarock deal file; the file mechanics are :class:`RecordReader`'s."""
 
-    def __init__(self, path: str | PathLike[str], strict: bool) -> None:
-        self.path = str(path)
-        self.strict = strict
-        self.records: list[DealRecord] = []
-        self.errors: list[FileFormatError] = []
-        self.first_line_of_id: dict[str, int] = {}
-        self.unknown: dict[str, int] = {}
-
-    # -- results ------------------------------------------------------------
-
-    def location(self, line: int, record_id: str | None) -> str:
-        where = f"{self.path}:{line}"
-        return f'{where} (id "{record_id}")' if record_id is not None else where
-
-    def fail(self, line: int, record_id: str | None, messages: list[str]) -> None:
-        prefix = self.location(line, record_id)
-        text = "\n".join(f"{prefix}: {m}" for m in messages)
-        err = FileFormatError(text, path=self.path, line=line, record_id=record_id)
-        err.messages = messages  # type: ignore[attr-defined]
-        if self.strict:
-            raise err
-        self.errors.append(err)
-
-    def accept(self, record: DealRecord, explicit_id: bool) -> None:
+    def accept(self, record: DealRecord, explicit_id: bool = False) -> None:
         prefix = self.location(record.line or 0, record.id if explicit_id else None)
         for message in no_tarock_warnings(record.deal):
-            warnings.warn(DealWarning(f"{prefix}: {message}"), stacklevel=4)
-        self.first_line_of_id[record.id] = record.line or 0
-        self.records.append(record)
-
-    def check_id(self, record_id: str, problems: list[str]) -> None:
-        if record_id in self.first_line_of_id:
-            problems.append(f'id "{record_id}" is used twice in the file (first on line '
-                            f"{self.first_line_of_id[record_id]}); ids must be unique.")
-
-    def note_unknown(self, name: str, line: int) -> None:
-        self.unknown.setdefault(name, line)
-
-    def finish(self, what: str) -> None:
-        if self.unknown:
-            names = ", ".join(f'"{n}" (line {ln})' if ln else f'"{n}"'
-                              for n, ln in self.unknown.items())
-            warnings.warn(DealWarning(f"{self.path}: unknown {what} ignored: {names}."),
-                          stacklevel=4)
+            # 5 frames up: accept, json_record/csv_record, read_jsonl/read_csv, read,
+            # read_deals, and so the warning points at read_deals.
+            warnings.warn(DealWarning(f"{prefix}: {message}"), stacklevel=5)
+        super().accept(record)
 
     # -- JSON Lines -----------------------------------------------------------
 
-    def read_jsonl(self, data: bytes) -> None:
-        for number, raw in enumerate(data.split(b"\n"), start=1):
-            raw = raw.rstrip(b"\r")
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                self.fail(number, None, [f"not UTF-8 text (byte {exc.start + 1}){self.skipped}"])
-                continue
-            stripped = text.strip()
-            if not stripped or stripped.startswith("#"):
-                continue
-            try:
-                obj = json.loads(stripped)
-            except json.JSONDecodeError as exc:
-                where = json_error_text(exc, column_offset=len(text) - len(text.lstrip()))
-                self.fail(number, None, [f"{where}{self.skipped}"])
-                continue
-            self.json_record(obj, number)
-        self.finish("fields")
-
-    @property
-    def skipped(self) -> str:
-        return "; record skipped." if not self.strict else "."
-
-    def json_record(self, obj: Any, line: int) -> None:
-        if not isinstance(obj, dict):
-            kind = type(obj).__name__ if not isinstance(obj, list) else "an array"
-            self.fail(line, None, [f"a record must be a JSON object {{…}}; found {kind}"
-                                   f"{self.skipped}"])
-            return
+    def json_record(self, obj: dict[str, Any], line: int) -> None:
         problems: list[str] = []
         explicit_id = "id" in obj
         record_id = self.json_id(obj, line, problems)
@@ -252,14 +166,14 @@ class _Reader:
                 try:
                     from_deal = parse_deal(text, warn=False)
                 except TarockError as err:
-                    problems += _problems_of(err)
+                    problems += problems_of(err)
         if has_hands:
             try:
                 from_hands = _deal_from_json_hands(obj)
-            except _BadRecord as bad:
+            except BadRecord as bad:
                 problems += bad.messages
             except TarockError as err:
-                problems += _problems_of(err)
+                problems += problems_of(err)
         if len(problems) > start:
             return None, "deal"
         if has_deal and has_hands:
@@ -270,31 +184,6 @@ class _Reader:
         return (from_deal, "deal") if has_deal else (from_hands, "hands")
 
     # -- CSV ----------------------------------------------------------------
-
-    def read_csv(self, data: bytes) -> None:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = data[: exc.start].count(b"\n") + 1
-            raise FileFormatError(f"{self.path}:{line}: not UTF-8 text; save the file as UTF-8.",
-                                  path=self.path, line=line) from None
-        reader = csv.reader(io.StringIO(text, newline=""))
-        header: list[str] | None = None
-        keys: list[str] = []
-        last_line = 0
-        try:
-            for row in reader:
-                line, last_line = last_line + 1, reader.line_num
-                if not any(cell.strip() for cell in row):
-                    continue
-                if header is None:
-                    header, keys = row, self.csv_header(row, line)
-                    continue
-                self.csv_record(dict(zip(keys, row, strict=False)), row, header, line)
-        except csv.Error as exc:
-            raise FileFormatError(f"{self.path}:{reader.line_num}: not valid CSV ({exc}).",
-                                  path=self.path, line=reader.line_num) from None
-        self.finish("columns")
 
     def csv_header(self, row: list[str], line: int) -> list[str]:
         keys = [cell.strip().lower() for cell in row]
@@ -332,7 +221,7 @@ class _Reader:
                 try:
                     from_deal = parse_deal(values["deal"], warn=False)
                 except TarockError as err:
-                    problems += _problems_of(err)
+                    problems += problems_of(err)
         if all(k in values for k in ("f", "m", "r", "talon")):
             from_seats = _deal_from_csv_seats(values, problems)
         deal = from_deal if from_deal is not None else from_seats
@@ -386,13 +275,13 @@ def _json_tokens(value: list[Any], what: str) -> list[str]:
     tokens = []
     for token in value:
         if isinstance(token, bool) or not isinstance(token, str | int):
-            raise _BadRecord([f"{what}: card tokens must be strings; found {json.dumps(token)}."])
+            raise BadRecord([f"{what}: card tokens must be strings; found {json.dumps(token)}."])
         tokens.append(str(token))
     return tokens
 
 
 def _deal_from_json_hands(obj: dict[str, Any]) -> Deal | PartialDeal:
-    """The deal of a record in ``hands``/``talon`` form; _BadRecord lists every problem."""
+    """The deal of a record in ``hands``/``talon`` form; BadRecord lists every problem."""
     problems: list[str] = []
     hands_obj = obj.get("hands")
     hands: list[int | None] = [None, None, None]
@@ -414,24 +303,24 @@ def _deal_from_json_hands(obj: dict[str, Any]) -> Deal | PartialDeal:
         where = f"hand {seat}"
         try:
             hands[SEAT_NAMES.index(seat)] = _json_hand(value, where)
-        except _BadRecord as bad:
+        except BadRecord as bad:
             problems += bad.messages
         except TarockError as err:
-            problems += _problems_of(err)
+            problems += problems_of(err)
     talon: tuple[int, ...] | None = None
     if "talon" not in obj:
         problems.append('"hands" needs "talon" too (write null if the talon is unknown).')
     else:
         try:
             talon = _json_talon(obj["talon"])
-        except _BadRecord as bad:
+        except BadRecord as bad:
             problems += bad.messages
         except TarockError as err:
-            problems += _problems_of(err)
+            problems += problems_of(err)
     if "hands" not in obj:
         problems.append('"talon" needs "hands" too (or give the whole deal in "deal").')
     if problems:
-        raise _BadRecord(problems)
+        raise BadRecord(problems)
     return _build_deal(hands, talon)
 
 
@@ -457,10 +346,10 @@ def _deal_from_json_hand(obj: dict[str, Any], whole_deal_too: bool, problems: li
             mask = _json_hand(obj["hand"], where)
             if mask is None:
                 problems.append('"hand" must list the 16 cards of the hand; found null.')
-        except _BadRecord as bad:
+        except BadRecord as bad:
             problems += bad.messages
         except TarockError as err:
-            problems += _problems_of(err)
+            problems += problems_of(err)
     if len(problems) > start or seat is None or mask is None:
         return None
     hands: list[int | None] = [None, None, None]
@@ -468,7 +357,7 @@ def _deal_from_json_hand(obj: dict[str, Any], whole_deal_too: bool, problems: li
     try:
         deal = _build_deal(hands, None)
     except TarockError as err:
-        problems += _problems_of(err)
+        problems += problems_of(err)
         return None
     assert isinstance(deal, PartialDeal)
     return deal
@@ -480,7 +369,7 @@ def _json_hand(value: Any, where: str) -> int | None:
     if isinstance(value, str):
         return parse_hand(value, size=None, where=where)
     if not isinstance(value, list):
-        raise _BadRecord([f"{where} must be an array of card tokens or null; found "
+        raise BadRecord([f"{where} must be an array of card tokens or null; found "
                           f"{json.dumps(value)}."])
     problems: list[str] = []
     mask = 0
@@ -488,13 +377,13 @@ def _json_hand(value: Any, where: str) -> int | None:
         try:
             card = parse_card(token, where=where)
         except TarockError as err:
-            problems += _problems_of(err)
+            problems += problems_of(err)
             continue
         if mask >> card & 1:
             problems.append(f"card {describe_card(card)} appears twice in {where}.")
         mask |= 1 << card
     if problems:
-        raise _BadRecord(problems)
+        raise BadRecord(problems)
     return mask
 
 
@@ -504,7 +393,7 @@ def _json_talon(value: Any) -> tuple[int, ...] | None:
     if isinstance(value, str):
         return parse_talon(value)
     if not isinstance(value, list):
-        raise _BadRecord([f'"talon" must be an array of 6 card tokens or null; found '
+        raise BadRecord([f'"talon" must be an array of 6 card tokens or null; found '
                           f"{json.dumps(value)}."])
     problems: list[str] = []
     cards = []
@@ -512,12 +401,12 @@ def _json_talon(value: Any) -> tuple[int, ...] | None:
         try:
             cards.append(parse_card(token, where=f"talon position {position}"))
         except TarockError as err:
-            problems += _problems_of(err)
+            problems += problems_of(err)
     if len(value) != TALON_SIZE:
         problems.append(f"the talon must list 6 cards in table order (t1 … t6); "
                         f"found {len(value)}.")
     if problems:
-        raise _BadRecord(problems)
+        raise BadRecord(problems)
     return tuple(cards)
 
 
@@ -532,17 +421,17 @@ def _deal_from_csv_seats(values: dict[str, str], problems: list[str]) -> Deal | 
         try:
             hands[SEAT_NAMES.index(seat)] = parse_hand(text, size=None, where=f"hand {seat}")
         except TarockError as err:
-            problems += _problems_of(err)
+            problems += problems_of(err)
     try:
         talon = parse_talon(values["talon"])
     except TarockError as err:
-        problems += _problems_of(err)
+        problems += problems_of(err)
     if len(problems) > start:
         return None
     try:
         return _build_deal(hands, talon)
     except TarockError as err:
-        problems += _problems_of(err)
+        problems += problems_of(err)
         return None
 
 
@@ -574,17 +463,8 @@ def read_deals(path: str | PathLike[str], *, strict: bool = True
     :func:`tarock_solver.deal.capture_warnings`): one per record with a tarock-less
     hand, and one per file naming all unknown fields or columns.
     """
-    fmt = deal_file_format(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise FileFormatError(f"{path}: cannot read the file ({exc.strerror or exc}).",
-                              path=str(path)) from None
     reader = _Reader(path, strict)
-    if fmt == "jsonl":
-        reader.read_jsonl(data)
-    else:
-        reader.read_csv(data)
+    reader.read()
     if strict:
         return reader.records
     return reader.records, reader.errors
@@ -639,8 +519,7 @@ def dump_deals(records: Iterable[DealRecord], stream: IO[str], fmt: Literal["jso
     records = list(records)
     if fmt == "jsonl":
         for record in records:
-            stream.write(json.dumps(_json_object(record), ensure_ascii=False,
-                                    separators=(",", ":")) + "\n")
+            stream.write(json_line(_json_object(record)))
         return
     if fmt != "csv":
         raise ValueError(f"unknown deal file format {fmt!r}; use 'jsonl' or 'csv'")
@@ -671,15 +550,6 @@ def write_deals(path: str | PathLike[str], records: Iterable[DealRecord]) -> Non
     ``layout`` is ``"hands"``); CSV in the one-string layout with optional ``rules``,
     ``seed`` and ``comment`` columns.
     """
-    fmt = deal_file_format(path)
-    records = list(records)
-    # Render first, so that a record the format cannot hold leaves no half-written file.
-    buffer = io.StringIO(newline="")
-    dump_deals(records, buffer, fmt, name=str(path))
-    try:
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            handle.write(buffer.getvalue())
-    except OSError as exc:
-        raise FileFormatError(f"{path}: cannot write the file ({exc.strerror or exc}).",
-                              path=str(path)) from None
+    write_record_file(path, lambda stream, fmt: dump_deals(records, stream, fmt,
+                                                           name=str(path)))
 

@@ -17,6 +17,7 @@ import unicodedata
 import warnings
 from collections.abc import Iterable
 
+from .card_tokens import card_of_token, cards_of_tokens
 from .cards import (
     BLACK_GROUPS,
     BLACK_RANKS,
@@ -360,10 +361,7 @@ def parse_card(token: str | int, *, where: str = "") -> int:
     ``where`` (e.g. ``"hand F"`` or ``"talon position 3"``) is named in the error.
     Raises :class:`NotationError` with the NOTATION 7 message.
     """
-    result = _card_or_problem(str(token), where)
-    if isinstance(result, str):
-        raise make_error(NotationError, [Problem(result)])
-    return result
+    return card_of_token(_card_or_problem, token, where)
 
 
 def parse_cards(tokens: Iterable[str | int], *, where: str = "") -> list[int]:
@@ -371,17 +369,7 @@ def parse_cards(tokens: Iterable[str | int], *, where: str = "") -> list[int]:
 
     Duplicates are kept (the caller decides whether they are an error).
     """
-    cards: list[int] = []
-    problems: list[Problem] = []
-    for token in tokens:
-        result = _card_or_problem(str(token), where)
-        if isinstance(result, str):
-            problems.append(Problem(result))
-        else:
-            cards.append(result)
-    if problems:
-        raise make_error(NotationError, problems)
-    return cards
+    return cards_of_tokens(_card_or_problem, tokens, where)
 
 
 # ---------------------------------------------------------------------------

@@ -11,19 +11,22 @@ deal files (:mod:`tarock_solver.deal_files`).
 from __future__ import annotations
 
 import csv
-import io
 import json
 import re
-import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from os import PathLike
-from pathlib import Path
 from typing import IO, Any, Literal, overload
 
-from ..deal import DealWarning
-from ..deal_files import deal_file_format
-from ..errors import FileFormatError, TarockError, json_error_text, one_line
+from ..errors import FileFormatError, TarockError, one_line
+from ..record_files import (
+    BadRecord,
+    RecordReader,
+    deal_file_format,
+    json_line,
+    problems_of,
+    write_record_file,
+)
 from .cards import CARD_IDS, SEAT_NAMES, cards_of
 from .deal import PLAYERS, FrenchDeal, FrenchPartialDeal, canonical_order, describe_card
 from .notation import (
@@ -68,18 +71,6 @@ class FrenchDealRecord:
     line: int | None = field(default=None, compare=False)
 
 
-class _BadRecord(Exception):
-    """Internal: everything wrong with one record."""
-
-    def __init__(self, messages: list[str]) -> None:
-        super().__init__("\n".join(messages))
-        self.messages = messages
-
-
-def _problems_of(err: TarockError) -> list[str]:
-    return list(getattr(err, "messages", None) or [str(err)])
-
-
 def _field(name: str, messages: list[str]) -> list[str]:
     """Messages about one field, each starting with the field's name."""
     return [m if m.startswith(f'"{name}"') else f'"{name}": {m}' for m in messages]
@@ -95,12 +86,12 @@ def _tokens(value: Any, what: str) -> str | list[str]:
     if isinstance(value, str):
         return value
     if not isinstance(value, list):
-        raise _BadRecord([f"{what} must be an array of card tokens or a string; found "
+        raise BadRecord([f"{what} must be an array of card tokens or a string; found "
                           f"{json.dumps(value)}."])
     out = []
     for token in value:
         if isinstance(token, bool) or not isinstance(token, str | int):
-            raise _BadRecord([f"{what}: card tokens must be strings; found {json.dumps(token)}."])
+            raise BadRecord([f"{what}: card tokens must be strings; found {json.dumps(token)}."])
         out.append(str(token))
     return out
 
@@ -115,13 +106,13 @@ def _cards(value: str | list[str], where: str) -> int:
         try:
             card = parse_card(token, where=where)
         except TarockError as err:
-            problems += _problems_of(err)
+            problems += problems_of(err)
             continue
         if mask >> card & 1:
             problems.append(f"card {describe_card(card)} appears twice in {where}.")
         mask |= 1 << card
     if problems:
-        raise _BadRecord(problems)
+        raise BadRecord(problems)
     return mask
 
 
@@ -164,14 +155,14 @@ def _with_taker(deal: AnyDeal | None, values: dict[str, Any], problems: list[str
             try:
                 contract = parse_contract(value)
             except TarockError as err:
-                problems += _field("contract", _problems_of(err))
+                problems += _field("contract", problems_of(err))
     if "discard" in given:
         try:
             discard = _cards(_tokens(given["discard"], '"discard"'), "the discard")
-        except _BadRecord as bad:
+        except BadRecord as bad:
             problems += _field("discard", bad.messages)
         except TarockError as err:
-            problems += _field("discard", _problems_of(err))
+            problems += _field("discard", problems_of(err))
     if len(problems) > start:
         return None
     try:
@@ -179,7 +170,7 @@ def _with_taker(deal: AnyDeal | None, values: dict[str, Any], problems: list[str
                           discard=discard)
         full.validate()
     except TarockError as err:
-        problems += _problems_of(err)
+        problems += problems_of(err)
         return None
     return full
 
@@ -199,78 +190,12 @@ def _build(hands: list[int | None], chien: int | None) -> AnyDeal:
 # ---------------------------------------------------------------------------
 
 
-class _Reader:
-    """State of reading one file: seen ids, unknown fields, the error list."""
-
-    def __init__(self, path: str | PathLike[str], strict: bool) -> None:
-        self.path = str(path)
-        self.strict = strict
-        self.records: list[FrenchDealRecord] = []
-        self.errors: list[FileFormatError] = []
-        self.first_line_of_id: dict[str, int] = {}
-        self.unknown: dict[str, int] = {}
-
-    def fail(self, line: int, record_id: str | None, messages: list[str]) -> None:
-        prefix = f"{self.path}:{line}"
-        if record_id is not None:
-            prefix += f' (id "{record_id}")'
-        err = FileFormatError("\n".join(f"{prefix}: {m}" for m in messages), path=self.path,
-                              line=line, record_id=record_id)
-        err.messages = messages  # type: ignore[attr-defined]
-        if self.strict:
-            raise err
-        self.errors.append(err)
-
-    def check_id(self, record_id: str, problems: list[str]) -> None:
-        if record_id in self.first_line_of_id:
-            problems.append(f'id "{record_id}" is used twice in the file (first on line '
-                            f"{self.first_line_of_id[record_id]}); ids must be unique.")
-
-    def accept(self, record: FrenchDealRecord) -> None:
-        self.first_line_of_id[record.id] = record.line or 0
-        self.records.append(record)
-
-    def finish(self, what: str) -> None:
-        if self.unknown:
-            names = ", ".join(f'"{n}" (line {ln})' if ln else f'"{n}"'
-                              for n, ln in self.unknown.items())
-            warnings.warn(DealWarning(f"{self.path}: unknown {what} ignored: {names}."),
-                          stacklevel=4)
-
-    @property
-    def skipped(self) -> str:
-        return "; record skipped." if not self.strict else "."
+class _Reader(RecordReader[FrenchDealRecord]):
+    """Reading one French Tarot deal file; the file mechanics are :class:`RecordReader`'s."""
 
     # -- JSON Lines ---------------------------------------------------------------
 
-    def read_jsonl(self, data: bytes) -> None:
-        for number, raw in enumerate(data.split(b"\n"), start=1):
-            raw = raw.rstrip(b"\r")
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                self.fail(number, None, [f"not UTF-8 text (byte {exc.start + 1}){self.skipped}"])
-                continue
-            stripped = text.strip()
-            if not stripped or stripped.startswith("#"):
-                continue
-            try:
-                obj = json.loads(stripped)
-            except json.JSONDecodeError as exc:
-                where = json_error_text(exc, column_offset=len(text) - len(text.lstrip()))
-                self.fail(number, None, [f"{where}{self.skipped}"])
-                continue
-            self.json_record(obj, number)
-        self.finish("fields")
-
-    def json_record(self, obj: Any, line: int) -> None:
-        if not isinstance(obj, dict):
-            kind = "an array" if isinstance(obj, list) else type(obj).__name__
-            self.fail(line, None, [f"a record must be a JSON object {{…}}; found {kind}"
-                                   f"{self.skipped}"])
-            return
+    def json_record(self, obj: dict[str, Any], line: int) -> None:
         problems: list[str] = []
         explicit_id = "id" in obj
         record_id = f"L{line}"
@@ -282,7 +207,7 @@ class _Reader:
                 problems.append(f'"id" must be a non-empty string; found {json.dumps(value)}.')
         for name in obj:
             if name not in _JSON_FIELDS:
-                self.unknown.setdefault(name, line)
+                self.note_unknown(name, line)
         if "v" in obj and (type(obj["v"]) is not int or obj["v"] != FORMAT_VERSION):
             problems.append(f'format version "v": {json.dumps(obj["v"])} is not supported; this '
                             f"program reads version {FORMAT_VERSION}.")
@@ -345,14 +270,14 @@ class _Reader:
                 try:
                     from_deal = parse_deal(text)
                 except TarockError as err:
-                    problems += _field("deal", _problems_of(err))
+                    problems += _field("deal", problems_of(err))
         if has_hands:
             try:
                 from_hands = _deal_from_json_hands(obj, players)
-            except _BadRecord as bad:
+            except BadRecord as bad:
                 problems += bad.messages
             except TarockError as err:
-                problems += _problems_of(err)
+                problems += problems_of(err)
         if len(problems) > start:
             return None, "deal"
         deal = from_deal if has_deal else from_hands
@@ -366,31 +291,6 @@ class _Reader:
         return deal, "deal" if has_deal else "hands"
 
     # -- CSV -------------------------------------------------------------------
-
-    def read_csv(self, data: bytes) -> None:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = data[: exc.start].count(b"\n") + 1
-            raise FileFormatError(f"{self.path}:{line}: not UTF-8 text; save the file as UTF-8.",
-                                  path=self.path, line=line) from None
-        reader = csv.reader(io.StringIO(text, newline=""))
-        header: list[str] | None = None
-        keys: list[str] = []
-        last_line = 0
-        try:
-            for row in reader:
-                line, last_line = last_line + 1, reader.line_num
-                if not any(cell.strip() for cell in row):
-                    continue
-                if header is None:
-                    header, keys = row, self.csv_header(row, line)
-                    continue
-                self.csv_record(dict(zip(keys, row, strict=False)), row, header, line)
-        except csv.Error as exc:
-            raise FileFormatError(f"{self.path}:{reader.line_num}: not valid CSV ({exc}).",
-                                  path=self.path, line=reader.line_num) from None
-        self.finish("columns")
 
     def csv_header(self, row: list[str], line: int) -> list[str]:
         keys = [cell.strip().lower() for cell in row]
@@ -409,7 +309,7 @@ class _Reader:
             seen.add(key)
             if key not in ("id", "deal", "chien", "players", *SEAT_NAMES[5],
                            *_CSV_EXTRA_COLUMNS):
-                self.unknown.setdefault(cell.strip(), 0)
+                self.note_unknown(cell.strip(), 0)
         return keys
 
     def csv_record(self, values: dict[str, str], row: list[str], header: list[str],
@@ -432,7 +332,7 @@ class _Reader:
                 try:
                     from_deal = parse_deal(values["deal"])
                 except TarockError as err:
-                    problems += _field("deal", _problems_of(err))
+                    problems += _field("deal", problems_of(err))
         if "chien" in values:
             from_seats = _deal_from_csv_seats(values, problems)
         deal = from_deal if from_deal is not None else from_seats
@@ -461,17 +361,17 @@ class _Reader:
 
 
 def _deal_from_json_hands(obj: dict[str, Any], players: int | None) -> AnyDeal:
-    """The deal of a record in ``hands``/``chien`` form; _BadRecord lists every problem."""
+    """The deal of a record in ``hands``/``chien`` form; BadRecord lists every problem."""
     problems: list[str] = []
     hands_obj = obj.get("hands")
     if not isinstance(hands_obj, dict):
         problems.append('"hands" must be an object {"1": [...], "2": [...], …} with one entry '
                         "per seat." if "hands" in obj else
                         '"chien" needs "hands" too (or give the whole deal in "deal").')
-        raise _BadRecord(problems)
+        raise BadRecord(problems)
     count = players or len(hands_obj)
     if count not in PLAYERS:
-        raise _BadRecord([f'"hands" has {len(hands_obj)} seats; a French Tarot deal has 3, 4 or '
+        raise BadRecord([f'"hands" has {len(hands_obj)} seats; a French Tarot deal has 3, 4 or '
                           f"5."])
     names = SEAT_NAMES[count]
     hands: list[int | None] = [None] * count
@@ -489,10 +389,10 @@ def _deal_from_json_hands(obj: dict[str, Any], players: int | None) -> AnyDeal:
         where = f"hand {seat}"
         try:
             hands[names.index(str(seat).strip())] = _cards(_tokens(value, where), where)
-        except _BadRecord as bad:
+        except BadRecord as bad:
             problems += bad.messages
         except TarockError as err:
-            problems += _problems_of(err)
+            problems += problems_of(err)
     chien: int | None = None
     if "chien" not in obj:
         problems.append('"hands" needs "chien" too (write null if the chien is unknown).')
@@ -501,12 +401,12 @@ def _deal_from_json_hands(obj: dict[str, Any], players: int | None) -> AnyDeal:
             value = _tokens(obj["chien"], '"chien"')
             chien = parse_chien(value, players=None) if isinstance(value, str) else \
                 _cards(value, "the chien")
-        except _BadRecord as bad:
+        except BadRecord as bad:
             problems += bad.messages
         except TarockError as err:
-            problems += _problems_of(err)
+            problems += problems_of(err)
     if problems:
-        raise _BadRecord(problems)
+        raise BadRecord(problems)
     return _build(hands, chien)
 
 
@@ -521,18 +421,18 @@ def _deal_from_csv_seats(values: dict[str, str], problems: list[str]) -> AnyDeal
         try:
             hands[k] = parse_hand(text, players=None, where=f"hand {seat}")
         except TarockError as err:
-            problems += _problems_of(err)
+            problems += problems_of(err)
     chien = None
     try:
         chien = parse_chien(values["chien"], players=None)
     except TarockError as err:
-        problems += _problems_of(err)
+        problems += problems_of(err)
     if len(problems) > start:
         return None
     try:
         return _build(hands, chien)
     except TarockError as err:
-        problems += _problems_of(err)
+        problems += problems_of(err)
         return None
 
 
@@ -558,17 +458,8 @@ def read_deals(path: str | PathLike[str], *, strict: bool = True
     header) raise in both modes.  Unknown fields or columns give one
     :class:`~tarock_solver.deal.DealWarning` per file.
     """
-    fmt = deal_file_format(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise FileFormatError(f"{path}: cannot read the file ({exc.strerror or exc}).",
-                              path=str(path)) from None
     reader = _Reader(path, strict)
-    if fmt == "jsonl":
-        reader.read_jsonl(data)
-    else:
-        reader.read_csv(data)
+    reader.read()
     if strict:
         return reader.records
     return reader.records, reader.errors
@@ -627,8 +518,7 @@ def dump_deals(records: Iterable[FrenchDealRecord], stream: IO[str],
     records = list(records)
     if fmt == "jsonl":
         for record in records:
-            stream.write(json.dumps(_json_object(record), ensure_ascii=False,
-                                    separators=(",", ":")) + "\n")
+            stream.write(json_line(_json_object(record)))
         return
     if fmt != "csv":
         raise ValueError(f"unknown deal file format {fmt!r}; use 'jsonl' or 'csv'")
@@ -662,13 +552,5 @@ def write_deals(path: str | PathLike[str], records: Iterable[FrenchDealRecord]) 
     ``layout`` is ``"hands"``); CSV with the columns ``id,deal,players`` and, when any
     record has them, ``taker,contract,discard,rules,seed,comment``.
     """
-    fmt = deal_file_format(path)
-    # Render first, so that a record the format cannot hold leaves no half-written file.
-    buffer = io.StringIO(newline="")
-    dump_deals(records, buffer, fmt, name=str(path))
-    try:
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            handle.write(buffer.getvalue())
-    except OSError as exc:
-        raise FileFormatError(f"{path}: cannot write the file ({exc.strerror or exc}).",
-                              path=str(path)) from None
+    write_record_file(path, lambda stream, fmt: dump_deals(records, stream, fmt,
+                                                           name=str(path)))

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from ..card_tokens import card_of_token, cards_of_tokens
 from ..errors import DealError, NotationError, Problem, make_error
 from .cards import (
     CARD_IDS,
@@ -272,10 +273,7 @@ def parse_card(token: str | int, *, where: str = "") -> int:
     ``where`` (e.g. ``"hand 2"`` or ``"the chien"``) is named in the error, a
     :class:`NotationError` that quotes the token and says what was expected.
     """
-    result = _card_or_problem(str(token), where)
-    if isinstance(result, str):
-        raise make_error(NotationError, [Problem(result)])
-    return result
+    return card_of_token(_card_or_problem, token, where)
 
 
 def parse_cards(tokens: Iterable[str | int], *, where: str = "") -> list[int]:
@@ -283,17 +281,7 @@ def parse_cards(tokens: Iterable[str | int], *, where: str = "") -> list[int]:
 
     Duplicates are kept (the caller decides whether they are an error).
     """
-    cards: list[int] = []
-    problems: list[Problem] = []
-    for token in tokens:
-        result = _card_or_problem(str(token), where)
-        if isinstance(result, str):
-            problems.append(Problem(result))
-        else:
-            cards.append(result)
-    if problems:
-        raise make_error(NotationError, problems)
-    return cards
+    return cards_of_tokens(_card_or_problem, tokens, where)
 
 
 # ---------------------------------------------------------------------------
