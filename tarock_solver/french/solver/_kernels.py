@@ -389,6 +389,27 @@ def _move_of_index(m, live_lo, live_hi):
     return ctz_nb(pdep_nb(np.int64(1) << m, live_hi))
 
 
+@njit(cache=True, inline="always")
+def _flip(hlo, hhi, seat, c, live_lo, live_hi):
+    """Take card ``c`` out of ``seat``'s hand and the cards in play, or put it back;
+    returns the cards in play."""
+    if c >= 64:
+        b = np.int64(1) << (c - 64)
+        hlo[seat] ^= b
+        return live_lo ^ b, live_hi
+    b = np.int64(1) << c
+    hhi[seat] ^= b
+    return live_lo, live_hi ^ b
+
+
+@njit(cache=True, inline="always")
+def _take(best, bmove, d, value, c, maximise):
+    """Keep ``value`` (of card ``c``) as frame ``d``'s best if it is better for the mover."""
+    if (value > best[d]) if maximise else (value < best[d]):
+        best[d] = value
+        bmove[d] = c
+
+
 @njit(cache=True)
 def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0, beta0,
            score, excuse_kept, table, rmin, rmax, tt, stats):
@@ -559,12 +580,7 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                                        else best[d] <= al[d]):
                 c = mv[d, mi[d]]
                 mi[d] += 1
-                if c >= 64:
-                    hlo[mover] ^= np.int64(1) << (c - 64)
-                    live_lo ^= np.int64(1) << (c - 64)
-                else:
-                    hhi[mover] ^= np.int64(1) << c
-                    live_hi ^= np.int64(1) << c
+                live_lo, live_hi = _flip(hlo, hhi, mover, c, live_lo, live_hi)
                 left_cards -= 1
                 rest -= PTS[c]
                 for i in range(n):
@@ -651,22 +667,11 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
                     else:
                         value = tp
                     # undo the card and take the value as a child's
-                    if c >= 64:
-                        hlo[mover] ^= np.int64(1) << (c - 64)
-                        live_lo ^= np.int64(1) << (c - 64)
-                    else:
-                        hhi[mover] ^= np.int64(1) << c
-                        live_hi ^= np.int64(1) << c
+                    live_lo, live_hi = _flip(hlo, hhi, mover, c, live_lo, live_hi)
                     left_cards += 1
                     rest += PTS[c]
                     nodes += 1
-                    if mover == taker:
-                        if value > best[d]:
-                            best[d] = value
-                            bmove[d] = c
-                    elif value < best[d]:
-                        best[d] = value
-                        bmove[d] = c
+                    _take(best, bmove, d, value, c, mover == taker)
                     continue
                 gain[d] = 0 if score else tp
                 st[d + 1] = ns | winner
@@ -726,22 +731,11 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
         n = tn[d]
         mover = (lead[d] + n) % nseats
         c = mv[d, mi[d] - 1]
-        if c >= 64:
-            hlo[mover] ^= np.int64(1) << (c - 64)
-            live_lo ^= np.int64(1) << (c - 64)
-        else:
-            hhi[mover] ^= np.int64(1) << c
-            live_hi ^= np.int64(1) << c
+        live_lo, live_hi = _flip(hlo, hhi, mover, c, live_lo, live_hi)
         left_cards += 1
         rest += PTS[c]
         value += gain[d]
-        if mover == taker:
-            if value > best[d]:
-                best[d] = value
-                bmove[d] = c
-        elif value < best[d]:
-            best[d] = value
-            bmove[d] = c
+        _take(best, bmove, d, value, c, mover == taker)
     if aborted:
         # restore the hands from the frames still open
         while d > 0:
@@ -749,11 +743,7 @@ def search(hlo, hhi, leader0, tc0, n0, taker, state0, points0, oudlers0, alpha0,
             n = tn[d]
             mover = (lead[d] + n) % nseats
             if mi[d] > 0:
-                c = mv[d, mi[d] - 1]
-                if c >= 64:
-                    hlo[mover] ^= np.int64(1) << (c - 64)
-                else:
-                    hhi[mover] ^= np.int64(1) << c
+                live_lo, live_hi = _flip(hlo, hhi, mover, mv[d, mi[d] - 1], live_lo, live_hi)
         stats[ST_ABORTED] = 1
         stats[ST_NODES] = nodes
         return 0
