@@ -191,6 +191,8 @@ def command(settings: Settings, words: tuple[str, ...], takers: tuple[str, ...],
                    "a discard count below the legal ones means the best of those examined.")
     if values is not None:
         click.echo()
-        click.echo(f"Card points of each card seat {pos.mover + 1} may play:")
+        wants = "high" if pos.mover == pos.taker else "low"
+        click.echo(f"The taker's card points after each card seat {pos.mover + 1} may play "
+                   f"(seat {pos.mover + 1} wants them {wants}):")
         for c, v in sorted(values.items(), key=lambda kv: -kv[1].lower):
             click.echo(f"  {format_cards([c]):>4}  {_bounds(v.lower, v.upper, True)}")
