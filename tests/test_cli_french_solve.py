@@ -163,3 +163,18 @@ def test_bench_smoke(capsys, tmp_path) -> None:
     assert [s["tricks"] for s in doc["sets"]] == [18, 12, 10, 8]
     eight = doc["sets"][-1]
     assert eight["one_thread"]["solved"] == 1 and eight["same_values"] == "1/1"
+
+
+def test_a_records_discard_serves_the_petite_and_the_garde_only() -> None:
+    """A file's record with a taker and a discard but no contract: the discard is played
+    in the Petite and the Garde; the Garde sans and contre leave the chien aside."""
+    from tarock_solver.french.analysis import solve_table
+    from tarock_solver.french.rules import load_rules
+    from tarock_solver.solver import Budget
+
+    deal = _deal()
+    discard = discard_order(deal.hands[TAKER] | deal.chien)[0]
+    rows = solve_table(deal, load_rules("fft"), takers=[TAKER], budget=Budget(nodes=2000),
+                       discard=discard)
+    assert [(r.contract.value, r.discard == discard) for r in rows] == [
+        ("petite", True), ("garde", True), ("garde_sans", False), ("garde_contre", False)]

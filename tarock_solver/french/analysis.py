@@ -250,7 +250,11 @@ def solve_table(deal: FrenchDeal, rules: FrenchRules, *, takers: Sequence[int] |
     search = FrenchSearch(excuse_last=_excuse_rule(rules))
     seats = range(deal.players) if takers is None else takers
     chosen = list(Contract) if contracts is None else [Contract.parse(c) for c in contracts]
-    return [solve_row(deal, seat, contract, rules, search=search, budget=budget, **kwargs)
+    # a discard given (a file's record) is the Petite's and the Garde's; the other
+    # contracts leave the chien aside
+    discard = kwargs.pop("discard", None)
+    return [solve_row(deal, seat, contract, rules, search=search, budget=budget,
+                      discard=discard if contract.exchanges else None, **kwargs)
             for seat in seats for contract in chosen]
 
 
