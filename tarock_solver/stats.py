@@ -145,25 +145,27 @@ def _order(values: pd.Series, column: str) -> pd.Series:
     return values.map(lambda v: (rank.get(v, len(order)), str(v)))
 
 
-def _metrics_results(group: pd.DataFrame) -> dict[str, float]:
+def _made_and_points(group: pd.DataFrame) -> dict[str, float]:
+    """Rows, how often made, and the mean and quantiles of the card points: the metrics
+    both games' tables share."""
     points = group["points"].astype("float64")
     out = {"rows": len(group),
            "made_pct": 100.0 * group["made"].astype("float64").mean(),
            "points_mean": points.mean()}
     for q in QUANTILES:
         out[f"points_p{round(q * 100)}"] = points.quantile(q)
+    return out
+
+
+def _metrics_results(group: pd.DataFrame) -> dict[str, float]:
+    out = _made_and_points(group)
     out["net_mean"] = group["net_declarer"].astype("float64").mean()
     out["valat_pct"] = 100.0 * group["valat"].astype("float64").mean()
     return out
 
 
 def _metrics_french(group: pd.DataFrame) -> dict[str, float]:
-    points = group["points"].astype("float64")
-    out = {"rows": len(group),
-           "made_pct": 100.0 * group["made"].astype("float64").mean(),
-           "points_mean": points.mean()}
-    for q in QUANTILES:
-        out[f"points_p{round(q * 100)}"] = points.quantile(q)
+    out = _made_and_points(group)
     out["margin_mean"] = group["margin"].astype("float64").mean()
     out["score_mean"] = group["score"].astype("float64").mean()
     return out

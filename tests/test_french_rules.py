@@ -202,3 +202,18 @@ def test_legal_discards_five_players_and_count() -> None:
     check_discard(hand, cards("S1 S2 S3"), 5)
     with pytest.raises(DiscardError, match="it holds 3"):
         check_discard(hand, cards("S1 S2 S3 S4 H1 H2"), 5)
+
+
+def test_the_discard_count_is_the_number_listed() -> None:
+    from tarock_solver.french.chien import legal_discard_count, legal_discards
+    from tarock_solver.french.deal import random_deal
+
+    for seed in range(6):
+        deal = random_deal(seed)
+        for seat in range(4):
+            full = deal.hands[seat] | deal.chien
+            assert legal_discard_count(full) == sum(1 for _ in legal_discards(full))
+    # a hand with too few free cards: trumps make up the rest
+    trumps = sum(1 << t for t in range(1, 20))
+    few = trumps | (1 << 22) | (1 << 23)
+    assert legal_discard_count(few) == sum(1 for _ in legal_discards(few)) > 0

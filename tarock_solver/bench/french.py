@@ -12,6 +12,7 @@ threads on the same positions (throughput).
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from time import perf_counter
@@ -62,9 +63,7 @@ def french_positions(seed: int, tricks: int) -> FrenchPosition:
     return pos
 
 
-def _solve(pos: FrenchPosition, seconds: float, tt_bits: int, search: FrenchSearch | None
-           ) -> dict[str, Any]:
-    search = search or FrenchSearch(tt_bits=tt_bits)
+def _solve(pos: FrenchPosition, seconds: float, search: FrenchSearch) -> dict[str, Any]:
     search.clear()  # an empty table for every position: the same work in any order
     start = perf_counter()
     r = search.points(pos, budget=Budget(seconds=seconds))
@@ -95,22 +94,30 @@ def run_french_bench(config: FrenchBenchConfig, progress: Any = None) -> dict[st
     sets = []
     warm = FrenchSearch(tt_bits=12)
     warm.points(french_positions(config.first_seed, 1))  # compile before timing
+    # all threads: one table per thread, cleared for each position (as on one thread),
+    # rather than a table allocated per position
+    local = threading.local()
+
+    def solve_here(p: FrenchPosition) -> dict[str, Any]:
+        if not hasattr(local, "search"):
+            local.search = FrenchSearch(tt_bits=min(config.tt_bits, 21))
+        return _solve(p, config.seconds, local.search)
+
+    search = FrenchSearch(tt_bits=config.tt_bits)
     for tricks in SIZES:
         count = config.deals if tricks == 18 else config.endgames
         seeds = list(range(config.first_seed, config.first_seed + count))
         positions = [french_positions(s, tricks) for s in seeds]
-        search = FrenchSearch(tt_bits=config.tt_bits)
         single = []
         for seed, pos in zip(seeds, positions, strict=True):
-            rec = _solve(pos, config.seconds, config.tt_bits, search)
+            rec = _solve(pos, config.seconds, search)
             rec["seed"] = seed
             single.append(rec)
             if progress is not None:
                 progress(tricks, seed, rec)
         start = perf_counter()
         with ThreadPoolExecutor(config.threads) as pool:
-            threaded = list(pool.map(
-                lambda p: _solve(p, config.seconds, min(config.tt_bits, 21), None), positions))
+            threaded = list(pool.map(solve_here, positions))
         wall = perf_counter() - start
         agree = sum(1 for a, b in zip(single, threaded, strict=True)
                     if not a["over_budget"] and not b["over_budget"]

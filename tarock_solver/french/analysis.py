@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from math import comb
 from time import perf_counter
 from typing import Any
 
@@ -22,7 +21,6 @@ from ..errors import RulesError
 from ..solver import Budget, SearchResult
 from .cards import (
     CARD_IDS,
-    HALF_POINTS,
     PETIT,
     TARGET_HALF_POINTS,
     TOTAL_HALF_POINTS,
@@ -31,7 +29,7 @@ from .cards import (
     oudlers_in,
     suit_mask,
 )
-from .chien import check_discard, discard_pool, legal_discards
+from .chien import check_discard, legal_discard_count, legal_discards
 from .deal import FrenchDeal
 from .play import PlayState
 from .rules import Contract, FrenchRules, Poignee
@@ -112,13 +110,6 @@ def discard_order(hand_with_chien: int, players: int = 4) -> list[int]:
     return sorted(legal_discards(hand_with_chien, players), key=key)
 
 
-def legal_discard_count(hand_with_chien: int, players: int = 4) -> int:
-    size = 6 if players != 5 else 3
-    free, trumps = discard_pool(hand_with_chien)
-    nf, nt = len(cards_of(free)), len(cards_of(trumps))
-    return comb(nf, size) if nf >= size else comb(nt, size - nf)
-
-
 def start_position(deal: FrenchDeal, taker: int, contract: Contract, discard: int, *,
                    chelem_announced: bool = False) -> FrenchPosition:
     """The first trick of the deal as the contract plays it."""
@@ -163,7 +154,7 @@ def solve_row(deal: FrenchDeal, taker: int, contract: Contract | str, rules: Fre
     """One row: the best discard of the ``max_discards`` most promising (or ``discard``),
     then the card points, margin and score of its play, within ``budget`` in all."""
     contract = Contract.parse(contract)
-    search = search or FrenchSearch(excuse_last=_excuse_rule(rules))
+    search = search or FrenchSearch(excuse_last=rules.excuse_last_trick)
     budget = budget or Budget()
     start = perf_counter()
     deadline = None if budget.seconds is None else start + budget.seconds
@@ -207,16 +198,14 @@ def solve_row(deal: FrenchDeal, taker: int, contract: Contract | str, rules: Fre
             nodes += r.nodes
             if r.tests == 0:
                 break  # the budget ran out
+            if r.upper > best.lower:
+                r = search.outcome_value(pos, score_table, guess=r.lower,
+                                         budget=_budget_left(deadline, budget.nodes, nodes))
+                nodes += r.nodes
+                if not r.exact:
+                    break
+                best, chosen = r, cand
             examined += 1
-            if r.upper <= best.lower:
-                continue
-            r = search.outcome_value(pos, score_table, guess=r.lower,
-                                     budget=_budget_left(deadline, budget.nodes, nodes))
-            nodes += r.nodes
-            if not r.exact:
-                examined -= 1
-                break
-            best, chosen = r, cand
     pos = continue_play(start_position(deal, taker, contract, chosen,
                                        chelem_announced=chelem_announced), play,
                         excuse_last=search.excuse_last)
@@ -239,15 +228,11 @@ def solve_row(deal: FrenchDeal, taker: int, contract: Contract | str, rules: Fre
                      seconds=perf_counter() - start, given_discard=given)
 
 
-def _excuse_rule(rules: FrenchRules) -> str:
-    return rules.excuse_last_trick
-
-
 def solve_table(deal: FrenchDeal, rules: FrenchRules, *, takers: Sequence[int] | None = None,
                 contracts: Sequence[Contract | str] | None = None,
                 budget: Budget | None = None, **kwargs: Any) -> list[FrenchRow]:
     """Rows for each taker seat and contract (all by default), ``budget`` per row."""
-    search = FrenchSearch(excuse_last=_excuse_rule(rules))
+    search = FrenchSearch(excuse_last=rules.excuse_last_trick)
     seats = range(deal.players) if takers is None else takers
     chosen = list(Contract) if contracts is None else [Contract.parse(c) for c in contracts]
     # a discard given (a file's record) is the Petite's and the Garde's; the other
@@ -257,6 +242,3 @@ def solve_table(deal: FrenchDeal, rules: FrenchRules, *, takers: Sequence[int] |
                       discard=discard if contract.exchanges else None, **kwargs)
             for seat in seats for contract in chosen]
 
-
-#: Half points of every card, for callers that format rows.
-CARD_HALF_POINTS = HALF_POINTS

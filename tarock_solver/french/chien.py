@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from math import comb
 
 from ..errors import RulesError
 from .cards import (
@@ -81,6 +82,14 @@ def check_discard(hand_with_chien: int, discard: int, players: int = 4) -> None:
                         f"card can be ({_ids(kept_free)} could).")
     if problems:
         raise DiscardError("illegal discard: " + " ".join(problems))
+
+
+def legal_discard_count(hand_with_chien: int, players: int = 4) -> int:
+    """How many discards :func:`legal_discards` gives, without listing them."""
+    size = _size(players)
+    free, trumps = discard_pool(hand_with_chien)
+    n_free, n_trumps = len(cards_of(free)), len(cards_of(trumps))
+    return comb(n_free, size) if n_free >= size else comb(n_trumps, size - n_free)
 
 
 def legal_discards(hand_with_chien: int, players: int = 4) -> Iterator[int]:
