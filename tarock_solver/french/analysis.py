@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
-import numpy as np
-
 from ..errors import RulesError
 from ..solver import Budget, SearchResult
 from .cards import (
@@ -34,22 +32,13 @@ from .deal import FrenchDeal
 from .play import PlayState
 from .rules import Contract, FrenchRules, Poignee
 from .scoring import Side
-from .solver import FrenchPosition, FrenchSearch, outcome_table
+from .solver import FrenchPosition, FrenchSearch, margin_table, outcome_table
 
 __all__ = ["FrenchRow", "solve_row", "solve_table", "start_position", "margin_table",
            "discard_order", "DEFAULT_DISCARDS"]
 
 #: Discards examined exactly per row when none is given (the most promising first).
 DEFAULT_DISCARDS = 8
-
-
-def margin_table() -> np.ndarray:
-    """``points - target(oudlers)`` in half points, as an outcome table."""
-    table = np.zeros((TOTAL_HALF_POINTS + 1, 4, 3, 3), np.int64)
-    for oudlers in range(4):
-        table[:, oudlers] = (np.arange(TOTAL_HALF_POINTS + 1)
-                             - TARGET_HALF_POINTS[oudlers])[:, None, None]
-    return table
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@ it shares): a :class:`FrenchPosition` and a :class:`FrenchSearch` that answers
 * :meth:`FrenchSearch.outcome_value` — any value of the play's outcome given as a table
   ``[points, oudlers, petit au bout, chelem]`` (the contract's score: :mod:`.score`);
 * :meth:`FrenchSearch.card_values` — both per card the mover may play;
-* :func:`outcome_table` — the contract's score as such a table (:mod:`.outcome`).
+* :func:`outcome_table` — the contract's score as such a table (:mod:`.outcome`);
+* :func:`trick_lines`, :func:`trick_minimax` — every line to the end of the trick and
+  the minimax over their values (the learned evaluator's one-trick look-ahead).
 
 The kernels (:mod:`._kernels`) are private; the brute-force reference is
 :mod:`tarock_solver.french.oracle`.
@@ -36,10 +38,11 @@ from ..cards import (
 )
 from ..play import EXCUSE_LAST, PlayState, check_card, close_trick, legal_cards
 from . import _kernels as K
-from .outcome import PAB_SIDES, chelem_of, outcome_table
+from . import _lines as L
+from .outcome import PAB_SIDES, chelem_of, margin_table, outcome_table
 
 __all__ = ["FrenchPosition", "FrenchSearch", "card_code", "DEFAULT_TT_BITS", "PAB_SIDES",
-           "chelem_of", "outcome_table"]
+           "chelem_of", "margin_table", "outcome_table", "trick_lines", "trick_minimax"]
 
 DEFAULT_TT_BITS = 20
 
@@ -230,3 +233,56 @@ class FrenchSearch:
 
 
 _NO_TABLE = np.zeros((1, 1, 1, 1), np.int64)
+
+
+def _trick_arrays(n_pos: int, tc: np.ndarray | None, n: np.ndarray | None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    if tc is None:
+        return np.zeros((n_pos, 4), np.int64), np.zeros(n_pos, np.int64)
+    return np.ascontiguousarray(tc, np.int64), np.ascontiguousarray(n, np.int64)
+
+
+def trick_lines(hlo: np.ndarray, hhi: np.ndarray, leader: np.ndarray, taker: np.ndarray,
+                tc: np.ndarray | None = None, n: np.ndarray | None = None
+                ) -> tuple[np.ndarray, ...]:
+    """Every line of play to the end of each position's trick (one per class of
+    equivalent cards), as the positions they lead to.
+
+    Positions are arrays: ``hlo``/``hhi`` (P, 4) the hands' two kernel words
+    (:func:`~tarock_solver.french.cards.split`), ``leader`` and ``taker`` (P,) seats,
+    ``tc`` (P, 4) the kernel codes (:func:`card_code`) of the ``n`` (P,) cards already in
+    the trick (none by default).  Returns ``offsets`` (P + 1: position ``p``'s lines are
+    ``offsets[p]:offsets[p + 1]``) and per line the next trick's ``hlo``, ``hhi``,
+    ``leader``, and the half points and oudlers the trick gives the taker (the Excuse's
+    exchange settled at once: see :mod:`._lines`).  Not for the last trick.
+    """
+    hlo = np.ascontiguousarray(hlo, np.int64)
+    hhi = np.ascontiguousarray(hhi, np.int64)
+    leader = np.ascontiguousarray(leader, np.int64)
+    taker = np.ascontiguousarray(taker, np.int64)
+    tc, n = _trick_arrays(len(leader), tc, n)
+    offsets = L.count_lines(hlo, hhi, leader, taker, tc, n)
+    total = int(offsets[-1])
+    out_lo = np.zeros((total, 4), np.int64)
+    out_hi = np.zeros((total, 4), np.int64)
+    out_leader = np.zeros(total, np.int64)
+    gain = np.zeros(total, np.int64)
+    oud = np.zeros(total, np.int64)
+    L.write_lines(hlo, hhi, leader, taker, tc, n, offsets, out_lo, out_hi, out_leader, gain, oud)
+    return offsets, out_lo, out_hi, out_leader, gain, oud
+
+
+def trick_minimax(hlo: np.ndarray, hhi: np.ndarray, leader: np.ndarray, taker: np.ndarray,
+                  offsets: np.ndarray, totals: np.ndarray, tc: np.ndarray | None = None,
+                  n: np.ndarray | None = None) -> np.ndarray:
+    """Each position's value when every line of :func:`trick_lines` is worth its entry
+    of ``totals`` (from the taker's side): the taker maximises, the defenders minimise."""
+    hlo = np.ascontiguousarray(hlo, np.int64)
+    hhi = np.ascontiguousarray(hhi, np.int64)
+    leader = np.ascontiguousarray(leader, np.int64)
+    taker = np.ascontiguousarray(taker, np.int64)
+    tc, n = _trick_arrays(len(leader), tc, n)
+    out = np.zeros(len(leader))
+    L.fold_lines(hlo, hhi, leader, taker, tc, n, offsets,
+                 np.ascontiguousarray(totals, np.float64), out)
+    return out

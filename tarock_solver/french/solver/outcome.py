@@ -14,11 +14,11 @@ from collections.abc import Iterable
 import numpy as np
 
 from ...errors import RulesError
-from ..cards import TOTAL_HALF_POINTS
+from ..cards import TARGET_HALF_POINTS, TOTAL_HALF_POINTS
 from ..rules import Contract, FrenchRules, Poignee
 from ..scoring import Chelem, Side, score
 
-__all__ = ["outcome_table", "chelem_of", "PAB_SIDES"]
+__all__ = ["outcome_table", "chelem_of", "margin_table", "PAB_SIDES"]
 
 #: The petit au bout's index → the side that took it.
 PAB_SIDES = (None, Side.TAKER, Side.DEFENCE)
@@ -55,4 +55,13 @@ def outcome_table(rules: FrenchRules, contract: Contract | str, *,
                 low, high = reached[0], reached[-1]
                 table[:low, oudlers, pab, ch] = table[low, oudlers, pab, ch]
                 table[high + 1:, oudlers, pab, ch] = table[high, oudlers, pab, ch]
+    return table
+
+
+def margin_table() -> np.ndarray:
+    """``points - target(oudlers)`` in half points, as an outcome table."""
+    table = np.zeros((TOTAL_HALF_POINTS + 1, 4, 3, 3), np.int64)
+    for oudlers in range(4):
+        table[:, oudlers] = (np.arange(TOTAL_HALF_POINTS + 1)
+                             - TARGET_HALF_POINTS[oudlers])[:, None, None]
     return table
