@@ -16,15 +16,18 @@ from ..errors import RulesError
 from .cards import (
     CARD_IDS,
     CHIEN_SIZE,
+    JACK,
     KING_MASK,
     OUDLER_MASK,
     TRUMP_MASK,
     cards_of,
     mask_of,
+    rank_of,
+    suit_of,
 )
 
 __all__ = ["DiscardError", "check_discard", "discard_pool", "legal_discards",
-           "trumps_to_show"]
+           "merged_discards", "trumps_to_show"]
 
 
 class DiscardError(RulesError):
@@ -110,3 +113,45 @@ def legal_discards(hand_with_chien: int, players: int = 4) -> Iterator[int]:
         return
     for combo in combinations(trump_cards, need):
         yield free | mask_of(combo)
+
+
+def merged_discards(hand_with_chien: int, players: int = 4) -> list[int]:
+    """The legal discards with equivalent ones merged, in a fixed order.
+
+    Within a suit the spot cards (1 to 10) are merged by count: of ``k`` spot cards put
+    away, the lowest ``k`` go (a higher spot card kept is never the weaker card to hold);
+    the face cards (Jack, Cavalier, Queen) stay apart.  When trumps must be discarded
+    the lowest go the same way.  A few hundred merged discards stand for many
+    thousands of legal ones.
+    """
+    size = _size(players)
+    free, trumps = discard_pool(hand_with_chien)
+    free_cards = cards_of(free)
+    if len(free_cards) < size:
+        low = cards_of(trumps)[:size - len(free_cards)]
+        return [free | mask_of(low)] if len(low) == size - len(free_cards) else []
+    # per suit, every (count, set) it can give: k lowest spot cards plus a subset of faces
+    options: list[list[tuple[int, int]]] = []
+    for s in range(4):
+        in_suit = [c for c in free_cards if suit_of(c) == s]
+        spots = [c for c in in_suit if rank_of(c) < JACK]
+        faces = [c for c in in_suit if rank_of(c) >= JACK]
+        opts = []
+        for k in range(len(spots) + 1):
+            for r in range(len(faces) + 1):
+                for combo in combinations(faces, r):
+                    opts.append((k + r, mask_of(spots[:k]) | mask_of(combo)))
+        options.append(opts)
+    out: list[int] = []
+
+    def walk(s: int, left: int, acc: int) -> None:
+        if s == 4:
+            if left == 0:
+                out.append(acc)
+            return
+        for count, mask in options[s]:
+            if count <= left:
+                walk(s + 1, left - count, acc | mask)
+
+    walk(0, size, 0)
+    return out
