@@ -49,6 +49,7 @@ LAYERS: dict[str, int] = {
     "tarock_solver.french.solver": SOLVER,
     "tarock_solver.notation": FORMATS,
     "tarock_solver.record_files": FORMATS,
+    "tarock_solver.record_text": FORMATS,
     "tarock_solver.oracle": SOLVER,
     "tarock_solver.solver": SOLVER,
     "tarock_solver.estimate": EVALUATOR,
