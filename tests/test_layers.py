@@ -55,6 +55,7 @@ LAYERS: dict[str, int] = {
     "tarock_solver.estimate": EVALUATOR,
     "tarock_solver.advise": ANALYSES,
     "tarock_solver.french.analysis": ANALYSES,
+    "tarock_solver.french.review": ANALYSES,
     "tarock_solver.analysis": ANALYSES,
     "tarock_solver.checkpoint": ANALYSES,
     "tarock_solver.review": ANALYSES,
