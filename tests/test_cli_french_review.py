@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,6 +28,7 @@ from tarock_solver.french.solver import FrenchSearch
 
 #: The package the commands are imported from (where the monkeypatches must go).
 CLI = main.__module__.rsplit(".", 1)[0]
+ROOT = Path(__file__).resolve().parent.parent
 RULES = load_rules("fft")
 
 
@@ -40,11 +42,19 @@ def blunder_text():
     return format_record(record), index, loss
 
 
-def test_the_example_is_reviewed(capsys):
-    code, out, err = run(capsys, "--game", "french", "review", "example", "--mistakes")
+def test_the_example_is_reviewed_as_the_documents_show(capsys):
+    command = "tarock --game french review example --mistakes"
+    assert command in (ROOT / "README.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "FRENCH_TAROT.md").read_text(encoding="utf-8")
+    section = doc.split("## Reviewing a played deal")[1]
+    assert command in section
+    code, out, err = run(capsys, *command.split()[1:])
     assert code == 0, err
     assert out.startswith("Review example   French Tarot, rules fft   taker 4, Garde")
-    assert "Seat 4 (taker):" in out and "Before/After" in out
+    shown = section.split("```")[3]
+    for line in shown.splitlines():
+        if line.strip() and line.strip() != "…":
+            assert line.rstrip() in out, line
 
 
 def test_json_verdicts_are_the_solver_s(capsys, blunder_text):
