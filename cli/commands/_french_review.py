@@ -115,33 +115,36 @@ def command(settings: Settings, words: tuple[str, ...], record_id: str | None, a
             raise click.UsageError(f'no record with id "{record_id}".')
     # Every record is checked before the first search: a bad one must not wait behind
     # minutes of work.
-    lines: list[tuple[FrenchPlayLine, FrenchRules]] = []
+    lines: list[FrenchPlayLine] = []
     for rec in records:
         rules = settings.rules_named(rec.rules or settings.rules, rec.options)
         assert isinstance(rules, FrenchRules)
-        lines.append((check_play(rec, rules), rules))
+        lines.append(check_play(rec, rules))
     values, evaluator, note = None, None, ""
-    if estimate and any(p.tricks_left > exact_tricks for ln, _ in lines for p in ln.positions):
+    if estimate and any(p.tricks_left > exact_tricks for ln in lines for p in ln.positions):
         values, found = learned_values()
         evaluator, note = (found, "") if values is not None else (None, found)
     elif not estimate:
         note = "--no-estimate"
     budget = Budget(nodes=node_limit, seconds=time_limit)
     searches: dict[tuple[str, str], FrenchSearch] = {}
+
+    def search(kind: str, excuse_last: str) -> FrenchSearch:
+        # One table per objective and Excuse rule, kept from record to record (a table
+        # clears itself for another deal).
+        if (kind, excuse_last) not in searches:
+            searches[kind, excuse_last] = FrenchSearch(excuse_last=excuse_last)
+        return searches[kind, excuse_last]
+
     ascii_only = settings.ascii or not _symbols_ok()
-    for i, (line, rules) in enumerate(lines):
-        # One table per Excuse rule (the searches of one rule share it) and objective.
-        points = searches.setdefault(("points", line.excuse_last),
-                                     FrenchSearch(excuse_last=line.excuse_last))
-        margins = searches.setdefault(("margin", line.excuse_last),
-                                      FrenchSearch(excuse_last=line.excuse_last)) \
-            if margin else None
+    for i, line in enumerate(lines):
+        points = search("points", line.excuse_last)
+        margins = search("margin", line.excuse_last) if margin else None
         with tqdm(total=len(line.play), desc="reviewing", unit="card", file=sys.stderr,
                   disable=None, leave=False) as bar:
             rv = review_line(line, search=points, budget=budget, values=values,
                              evaluator=evaluator, evaluator_note=note,
                              exact_tricks=exact_tricks, margin=margin, margin_search=margins,
-                             rules_name=rules.name,
                              progress=lambda done, _total: bar.update(1))
         if as_json:
             click.echo(json.dumps(review_to_json(rv), ensure_ascii=False,

@@ -65,5 +65,5 @@ def analyse(record: FrenchDealRecord, settings: BatchSettings) -> pd.DataFrame:
     rv = review_line(line, search=points, margin_search=margins, margin=True,
                      budget=Budget.of(settings.node_limit), values=values,
                      evaluator=name if values is not None else None,
-                     evaluator_note=name if values is None else "", rules_name=rules.name)
+                     evaluator_note=name if values is None else "")
     return review_frame(review_rows(rv))

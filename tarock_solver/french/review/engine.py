@@ -289,7 +289,7 @@ def review_line(line: FrenchPlayLine, *, search: FrenchSearch | None = None,
                 budget: Budget | None = None, values: ValueSource | None = None,
                 evaluator: str | None = None, evaluator_note: str = "",
                 exact_tricks: int = EXACT_TRICKS, margin: bool = False,
-                margin_search: FrenchSearch | None = None, rules_name: str = "fft",
+                margin_search: FrenchSearch | None = None,
                 progress: Callable[[int, int], None] | None = None) -> FrenchReview:
     """Review a checked record: the value of every card's position and the loss of every
     card.
@@ -382,7 +382,7 @@ def review_line(line: FrenchPlayLine, *, search: FrenchSearch | None = None,
     else:
         final, final_source = last.after, last.source
     return FrenchReview(
-        line=line, rules=rules_name, cards=tuple(verdicts), start=first.before,
+        line=line, rules=line.rules, cards=tuple(verdicts), start=first.before,
         start_source=first.source if first.before is not None else UNJUDGED,
         final=final, final_source=final_source if final is not None else UNJUDGED,
         exact_tricks=exact_tricks, evaluator=evaluator if values is not None else None,
@@ -420,4 +420,4 @@ def _estimate(line: FrenchPlayLine, found: list[dict[int, CardValue]], values: V
 
 def review(record: FrenchDealRecord, rules: FrenchRules, **kwargs: Any) -> FrenchReview:
     """Check ``record`` (:func:`~.record.check_play`) and review it (:func:`review_line`)."""
-    return review_line(check_play(record, rules), rules_name=rules.name, **kwargs)
+    return review_line(check_play(record, rules), **kwargs)

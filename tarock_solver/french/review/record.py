@@ -57,8 +57,8 @@ class FrenchPlayLine:
 
     ``positions[i]`` is the position before the ``i``-th card of ``record.play``;
     ``final`` is what the play settled after the last card when the record holds the
-    whole deal (None when it stops earlier).  ``excuse_last`` is the rule the play was
-    checked under.
+    whole deal (None when it stops earlier).  ``rules`` names the profile the play was
+    checked under and ``excuse_last`` its rule for the Excuse in the last trick.
     """
 
     record: FrenchDealRecord
@@ -69,6 +69,7 @@ class FrenchPlayLine:
     tricks: tuple[FrenchTrick, ...]
     final: PlayState | None
     excuse_last: str
+    rules: str = "fft"
 
     @property
     def taker(self) -> int:
@@ -207,5 +208,5 @@ def check_play(record: FrenchDealRecord, rules: FrenchRules) -> FrenchPlayLine:
         tricks.append(FrenchTrick(len(tricks) + 1, pos.leader, pos.trick, None))
     return FrenchPlayLine(record=record, deal=deal, contract=contract, discard=discard,
                           positions=tuple(positions), tricks=tuple(tricks), final=final,
-                          excuse_last=rules.excuse_last_trick)
+                          excuse_last=rules.excuse_last_trick, rules=rules.name)
 

@@ -236,10 +236,13 @@ def _source_lines(rv: FrenchReview) -> list[str]:
             note = f" ({rv.evaluator_note})" if rv.evaluator_note else ""
             lines.append(f"Before that ({span}, {len(early)} cards) no card is judged, for want "
                          f"of a learned evaluator{note}.")
-    open_cards = [c for c in rv.cards if c.source == BOUNDS]
-    if open_cards:
-        lines.append(f"{len(open_cards)} card{'s' if len(open_cards) != 1 else ''} went over "
-                     "the budget: only the bounds proved are shown (a..b*), no verdict.")
+    over = [c for c in rv.cards if c.tricks_left <= rv.exact_tricks and not c.exact]
+    if over:
+        what = (f"{len(over)} card{'s' if len(over) != 1 else ''} went over the budget: ")
+        if all(c.source == BOUNDS for c in over):
+            lines.append(what + "only the bounds proved are shown (a..b*), no verdict.")
+        else:
+            lines.append(what + "their values are estimates (~) inside the bounds proved.")
     return lines
 
 
