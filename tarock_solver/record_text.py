@@ -80,7 +80,7 @@ def _segments(text: str) -> list[str]:
     return [s for s in re.split(r"[|\n]", text) if s.strip()]
 
 
-def read_play(value: str | Iterable[object], *, per_trick: int,
+def read_play(value: str | Iterable[str | Iterable[object]], *, per_trick: int,
               seat_of: Callable[[str], int | None], seat_mark: re.Pattern[str],
               seat_help: str, card_of: Callable[[str], int]
               ) -> tuple[tuple[int, ...], tuple[int | None, ...], list[str]]:
@@ -97,8 +97,7 @@ def read_play(value: str | Iterable[object], *, per_trick: int,
     if isinstance(value, str):
         segments = _segments(value)
     else:
-        segments = [v if isinstance(v, str) else " ".join(str(c) for c in v)  # type: ignore[attr-defined]
-                    for v in value]
+        segments = [v if isinstance(v, str) else " ".join(map(str, v)) for v in value]
     cards: list[int] = []
     leaders: dict[int, int] = {}
     numbers: list[tuple[int, int]] = []

@@ -636,7 +636,7 @@ def parse_contract(text: str) -> str:
 _SEAT_MARK_RE = re.compile(r"^([0-9]+):$")
 
 
-def parse_play(value: str | Iterable[object], *, players: int = 4
+def parse_play(value: str | Iterable[str | Iterable[object]], *, players: int = 4
                ) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
     """(cards in play order, the leader the text names per trick or None).
 
