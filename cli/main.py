@@ -101,7 +101,7 @@ _COMMANDS = f"{__package__}.commands"
 #: command of its own (the others dispatch on ``Settings.game`` inside).
 FRENCH_COMMANDS: dict[str, str | None] = {
     "show": None, "deal": None, "score": None, "rules": None, "solve": "_french_solve",
-    "batch": None, "stats": None, "bench": "_french_bench",
+    "review": "_french_review", "batch": None, "stats": None, "bench": "_french_bench",
 }
 
 

@@ -151,7 +151,7 @@ def test_batch_then_stats(capsys, tmp_path, endgame) -> None:
     assert "over the node budget" in out
     code, out, err = run(capsys, "--game", "french", "batch", str(deals), "-o",
                          str(tmp_path / "x.csv"), "--mode", "advise")
-    assert code == 2 and "table mode" in err
+    assert code == 2 and "table and review modes" in err
 
 
 def test_bench_smoke(capsys, tmp_path) -> None:

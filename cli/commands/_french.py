@@ -32,7 +32,7 @@ from ._text import plain, table
 _FRENCH_ASCII = str.maketrans({"é": "e", "è": "e", "ê": "e", "ç": "c", "É": "E", "à": "a"})
 
 
-def _plain(text: str, ascii_only: bool) -> str:
+def plain_french(text: str, ascii_only: bool) -> str:
     return plain(text, ascii_only).translate(_FRENCH_ASCII) if ascii_only else text
 
 
@@ -139,7 +139,7 @@ def score_command(settings: Settings, contract: str, points: str, oudlers: int,
     if as_json:
         click.echo(json.dumps(score_json(rules, res, seats), ensure_ascii=False))
     else:
-        click.echo(_plain(render_score(rules, res, seats), settings.ascii))
+        click.echo(plain_french(render_score(rules, res, seats), settings.ascii))
 
 
 def _side(text: str) -> Side:
@@ -150,7 +150,7 @@ def _side(text: str) -> Side:
 
 
 def render_rules(rules: FrenchRules, ascii_only: bool) -> str:
-    return _plain(rules.describe(), ascii_only)
+    return plain_french(rules.describe(), ascii_only)
 
 
 def rules_json(rules: FrenchRules) -> dict[str, object]:

@@ -114,7 +114,8 @@ def _run(input_path: Path, out: Path, batch_settings: BatchSettings, chunk_size:
 @click.option("--mode", type=click.Choice([m for m in available_modes()
                                            if m not in FRENCH_MODES]), default="table", show_default=True,
               help="table: double-dummy table of each deal; advise: bidding advice per hand; "
-                   "review: the DD cost of every card of each played deal (IN: play records).")
+                   "review: the DD cost of every card of each played deal (IN: play records; "
+                   "French Tarot: deal files with the play).")
 @click.option("--contract", "contracts", multiple=True, metavar="NAME[,NAME]",
               help="Only these contracts (repeatable; default all of the profile).")
 @click.option("--declarer", "declarers", multiple=True, metavar="SEAT[,SEAT]",
@@ -168,9 +169,10 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
     if jobs == 0:
         jobs = os.cpu_count() or 1
     if settings.game == "french":
-        if mode != "table":
-            raise click.UsageError(f"--mode {mode}: French Tarot files have the table mode.")
-        mode = "french-table"
+        if mode not in ("table", "review"):
+            raise click.UsageError(f"--mode {mode}: French Tarot files have the table and "
+                                   "review modes.")
+        mode = f"french-{mode}"
     out = output if output is not None else default_output(input_path)
     # Before any work: the results, OUT.errors.csv and OUT.parts/ all go beside OUT.
     check_output(out, "-o" if output is not None else "the default output",
@@ -206,11 +208,17 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
     click.echo(_summary_line(summary), err=True)
     if summary.open_rows:
         budget = f" of {node_limit:,}" if node_limit is not None else ""
-        click.echo(f"Warning: {_count(summary.open_rows, 'row')} went over the node "
-                   f"budget{budget} and {'are' if summary.open_rows != 1 else 'is'} kept with "
-                   f"the bounds proved (status over_budget); the same command with a larger "
-                   f"--node-limit solves only those (the checkpoints stay in "
-                   f"{parts_dir(summary.output)}/).", err=True)
+        kept = (f"{_count(summary.open_rows, 'row')} went over the node budget{budget} and "
+                f"{'are' if summary.open_rows != 1 else 'is'} kept with the bounds proved "
+                "(status over_budget)")
+        if get_mode(batch_settings.mode).resolve is not None:
+            click.echo(f"Warning: {kept}; the same command with a larger --node-limit solves "
+                       f"only those (the checkpoints stay in {parts_dir(summary.output)}/).",
+                       err=True)
+        else:
+            # a mode without rows to solve again (a review) starts over to use a new budget
+            click.echo(f"Warning: {kept}; run again with --restart and a larger --node-limit "
+                       "to solve them.", err=True)
     if summary.failed:
         click.echo(f"Warning: {summary.failed} record{'s' if summary.failed != 1 else ''} "
                    f"failed ({summary.bad_lines} unreadable, {summary.analysis_failures} not "

@@ -2,9 +2,10 @@
 
 A :class:`Mode` is a plain function ``analyse(record, settings) -> pandas.DataFrame`` plus
 the empty frame of its schema (for chunks where every record failed).  This registry
-names the modes ``table``, ``advise`` and ``review`` (only the name travels to the
-workers) and imports a mode's adapter module when the mode is first asked for; a mode
-whose engine cannot be imported is left out of :func:`available_modes`.
+names the modes ``table``, ``advise``, ``review`` and French Tarot's ``french-table`` and
+``french-review`` (only the name travels to the workers) and imports a mode's adapter
+module when the mode is first asked for; a mode whose engine cannot be imported is left
+out of :func:`available_modes`.
 """
 
 from __future__ import annotations
@@ -168,10 +169,26 @@ def _french_table_mode() -> Mode:
                 read=french_adapter.read)
 
 
+# ---------------------------------------------------------------------------
+# french-review: what every card of a played French Tarot deal cost
+# (tarock_solver.french.review; input: a French Tarot deal file whose records carry their
+# play): one row per card, exact near the end of the deal, estimated or unjudged before.
+# ---------------------------------------------------------------------------
+
+
+def _french_review_mode() -> Mode:
+    from . import french_review_adapter
+
+    return Mode("french-review", "French Tarot: what every card of a played deal cost",
+                french_review_adapter.analyse, french_review_adapter.empty,
+                read=french_review_adapter.read)
+
+
 #: The modes that analyse French Tarot files (``--game french``).
-FRENCH_MODES = ("french-table",)
+FRENCH_MODES = ("french-table", "french-review")
 
 register_mode("table", _table_mode)
 register_mode("advise", _advise_mode)
 register_mode("review", _review_mode)
 register_mode("french-table", _french_table_mode)
+register_mode("french-review", _french_review_mode)

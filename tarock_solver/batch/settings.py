@@ -94,6 +94,13 @@ class BatchSettings:
             "timing": self.timing}
         if self.mode == "advise":  # sampling settings mean nothing to the exact table
             out.update(samples=self.samples, seed=self.seed)
+        if self.mode == "french-review":
+            # the early cards' estimates are the evaluator's: a run must not resume chunks
+            # estimated by another one (or left unjudged for want of one)
+            from ..french.review import learned_values
+
+            values, name = learned_values()
+            out["evaluator"] = name if values is not None else None
         # node_limit is left out on purpose: an exact row's value is the same under any
         # budget, and a run with a larger one resumes the checkpoints and re-solves only
         # the rows that were over budget (Checkpoint.note_node_limit).

@@ -1,11 +1,14 @@
-"""French Tarot deal files: JSON Lines (``.jsonl``) and CSV (``.csv``), FRENCH_NOTATION.md 5.
+"""French Tarot deal files: JSON Lines (``.jsonl``) and CSV (``.csv``), FRENCH_NOTATION.md 5,
+and the text of one played deal (section 8).
 
 :func:`read_deals` reads either format leniently (strictly, or collecting one
 :class:`~tarock_solver.errors.FileFormatError` per bad record), naming the file, the
 line, the record's id and the bad field; :func:`write_deals` and :func:`dump_deals`
 write the canonical form, which reads back to equal records.  Each record is a
-:class:`FrenchDealRecord`; the file conventions are those of Illustrated Tarock's
-deal files (:mod:`tarock_solver.deal_files`).
+:class:`FrenchDealRecord`, with the cards played when it records a played deal; the
+file conventions are those of Illustrated Tarock's deal files
+(:mod:`tarock_solver.deal_files`).  :func:`parse_record` reads one record written as
+``key: value`` fields, with the same checks as a file's record.
 """
 
 from __future__ import annotations
@@ -14,11 +17,11 @@ import csv
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from typing import IO, Any, Literal, overload
 
-from ..errors import FileFormatError, TarockError, one_line
+from ..errors import FileFormatError, NotationError, Problem, TarockError, make_error, one_line
 from ..record_files import (
     BadRecord,
     RecordReader,
@@ -27,23 +30,28 @@ from ..record_files import (
     problems_of,
     write_record_file,
 )
+from ..record_text import split_fields
 from .cards import CARD_IDS, SEAT_NAMES, cards_of
 from .deal import PLAYERS, FrenchDeal, FrenchPartialDeal, canonical_order, describe_card
 from .notation import (
+    example_or_text,
     format_deal,
+    format_play,
     parse_card,
     parse_chien,
     parse_contract,
     parse_deal,
     parse_hand,
+    parse_play,
 )
 
-__all__ = ["FrenchDealRecord", "deal_file_format", "dump_deals", "read_deals", "write_deals"]
+__all__ = ["FrenchDealRecord", "deal_file_format", "dump_deals", "format_record", "parse_record",
+           "read_deals", "record_json", "write_deals"]
 
 FORMAT_VERSION = 1
 _JSON_FIELDS = ("id", "deal", "hands", "chien", "players", "taker", "contract", "discard",
-                "rules", "options", "names", "seed", "comment", "source", "v")
-_CSV_EXTRA_COLUMNS = ("taker", "contract", "discard", "rules", "seed", "comment")
+                "play", "rules", "options", "names", "seed", "comment", "source", "v")
+_CSV_EXTRA_COLUMNS = ("taker", "contract", "discard", "play", "rules", "seed", "comment")
 _TAKER_FIELDS = ("taker", "contract", "discard")
 
 AnyDeal = FrenchDeal | FrenchPartialDeal
@@ -56,7 +64,10 @@ class FrenchDealRecord:
     The taker, contract and discard are part of ``deal`` (a :class:`FrenchDeal`).
     ``layout`` ("deal" or "hands") only chooses how the JSON Lines writer spells the
     deal and ``line`` is the line it was read from; neither takes part in ``==``.
-    ``names`` are the players' names by seat, for display.
+    ``names`` are the players' names by seat, for display.  ``play`` holds the cards
+    played, in order from the first trick (a played deal; the rules of play are checked
+    by whoever plays them through, e.g. the review), and ``leaders`` the seat the text
+    names as leading each trick (None where it names none; checked, never trusted).
     """
 
     id: str
@@ -69,6 +80,8 @@ class FrenchDealRecord:
     source: str | None = None
     layout: str = field(default="deal", compare=False)
     line: int | None = field(default=None, compare=False)
+    play: tuple[int, ...] = ()
+    leaders: tuple[int | None, ...] = field(default=(), compare=False)
 
 
 def _field(name: str, messages: list[str]) -> list[str]:
@@ -175,6 +188,32 @@ def _with_taker(deal: AnyDeal | None, values: dict[str, Any], problems: list[str
     return full
 
 
+def _play(value: Any, deal: AnyDeal | None, problems: list[str]
+          ) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
+    """The cards of a record's ``play`` and the leaders it names; every problem noted."""
+    if value is None or value == "" or value == []:
+        return (), ()
+    tricks_ok = isinstance(value, list) and all(
+        isinstance(v, str) or (isinstance(v, list) and all(
+            isinstance(t, str | int) and not isinstance(t, bool) for t in v)) for v in value)
+    if not isinstance(value, str) and not tricks_ok:
+        problems.append(f'"play" must be a string of tricks ("1: D8 T2 D4 EX | 4: …") or an '
+                        f"array of tricks, each a string or an array of card tokens; found "
+                        f"{json.dumps(value)}.")
+        return (), ()
+    try:
+        play = parse_play(value, players=deal.players if deal is not None else 4)
+    except TarockError as err:
+        problems += _field("play", problems_of(err))
+        return (), ()
+    if deal is None:
+        return (), ()  # the deal's own problems are reported
+    if not isinstance(deal, FrenchDeal) or deal.taker is None or deal.contract is None:
+        problems.append('"play" needs a complete deal, its "taker" and its "contract".')
+        return (), ()
+    return play
+
+
 def _build(hands: list[int | None], chien: int | None) -> AnyDeal:
     deal: AnyDeal
     if None in hands or chien is None:
@@ -214,6 +253,7 @@ class _Reader(RecordReader[FrenchDealRecord]):
         players = _players_value(obj.get("players"), problems)
         deal, layout = self.json_deal(obj, players, problems)
         deal = _with_taker(deal, obj, problems)
+        play, leaders = _play(obj.get("play"), deal, problems)
         strings = {}
         for name in ("rules", "comment", "source"):
             value = obj.get(name)
@@ -235,7 +275,7 @@ class _Reader(RecordReader[FrenchDealRecord]):
         self.accept(FrenchDealRecord(
             id=record_id, deal=deal, rules=strings["rules"], options=dict(options), names=names,
             seed=seed, comment=strings["comment"], source=strings["source"], layout=layout,
-            line=line))
+            line=line, play=play, leaders=leaders))
 
     @staticmethod
     def json_names(value: Any, deal: AnyDeal | None, problems: list[str]) -> dict[str, str]:
@@ -344,6 +384,7 @@ class _Reader(RecordReader[FrenchDealRecord]):
             problems.append(f'"players" is {players} but the deal has {deal.players} hands.')
         deal = _with_taker(deal, {k: values.get(k, "").strip() for k in _TAKER_FIELDS},
                            problems)
+        play, leaders = _play(values.get("play", "").strip(), deal, problems)
         seed = None
         seed_text = values.get("seed", "").strip()
         if seed_text:
@@ -357,7 +398,8 @@ class _Reader(RecordReader[FrenchDealRecord]):
             return
         self.accept(FrenchDealRecord(id=record_id, deal=deal,
                                      rules=values.get("rules", "").strip() or None, seed=seed,
-                                     comment=values.get("comment") or None, line=line))
+                                     comment=values.get("comment") or None, line=line,
+                                     play=play, leaders=leaders))
 
 
 def _deal_from_json_hands(obj: dict[str, Any], players: int | None) -> AnyDeal:
@@ -486,7 +528,8 @@ def _taker_values(deal: AnyDeal) -> dict[str, Any]:
     return out
 
 
-def _json_object(record: FrenchDealRecord) -> dict[str, Any]:
+def record_json(record: FrenchDealRecord) -> dict[str, Any]:
+    """The record as the canonical object of a JSON Lines file (section 5.1)."""
     deal = record.deal
     obj: dict[str, Any] = {"id": record.id}
     if record.rules is not None:
@@ -504,6 +547,8 @@ def _json_object(record: FrenchDealRecord) -> dict[str, Any]:
         raise ValueError(f'record {record.id!r}: layout must be "deal" or "hands", not '
                          f"{record.layout!r}")
     obj.update(_taker_values(deal))
+    if record.play:
+        obj["play"] = format_play(record.play, players=deal.players)
     if record.names:
         obj["names"] = {s: record.names[s] for s in deal.seat_names if s in record.names}
     for name in ("seed", "comment", "source"):
@@ -518,7 +563,7 @@ def dump_deals(records: Iterable[FrenchDealRecord], stream: IO[str],
     records = list(records)
     if fmt == "jsonl":
         for record in records:
-            stream.write(json_line(_json_object(record)))
+            stream.write(json_line(record_json(record)))
         return
     if fmt != "csv":
         raise ValueError(f"unknown deal file format {fmt!r}; use 'jsonl' or 'csv'")
@@ -533,7 +578,9 @@ def dump_deals(records: Iterable[FrenchDealRecord], stream: IO[str],
         row = {"id": record.id, "deal": format_deal(record.deal),
                "players": str(record.deal.players), "rules": record.rules or "",
                "seed": "" if record.seed is None else str(record.seed),
-               "comment": record.comment or "", "taker": "", "contract": "", "discard": ""}
+               "comment": record.comment or "", "taker": "", "contract": "", "discard": "",
+               "play": format_play(record.play, players=record.deal.players)
+               if record.play else ""}
         for key, value in _taker_values(record.deal).items():
             row[key] = " ".join(value) if isinstance(value, list) else value
         rows.append(row)
@@ -550,7 +597,83 @@ def write_deals(path: str | PathLike[str], records: Iterable[FrenchDealRecord]) 
 
     JSON Lines with ``deal`` strings (``hands``/``chien`` arrays for records whose
     ``layout`` is ``"hands"``); CSV with the columns ``id,deal,players`` and, when any
-    record has them, ``taker,contract,discard,rules,seed,comment``.
+    record has them, ``taker,contract,discard,play,rules,seed,comment``.
     """
     write_record_file(path, lambda stream, fmt: dump_deals(records, stream, fmt,
                                                            name=str(path)))
+
+
+# ---------------------------------------------------------------------------
+# One record as text
+# ---------------------------------------------------------------------------
+
+#: Field names of a record's text and their accepted spellings (folded).
+_TEXT_KEYS: dict[str, tuple[str, ...]] = {
+    "id": ("id", "name"),
+    "deal": ("deal", "donne"),
+    "taker": ("taker", "preneur"),
+    "contract": ("contract", "contrat", "bid"),
+    "discard": ("discard", "ecart", "écart"),
+    "play": ("play", "cards", "tricks", "jeu"),
+    "rules": ("rules", "profile"),
+}
+_TEXT_KEY_OF = {alias: key for key, aliases in _TEXT_KEYS.items() for alias in aliases}
+
+
+class _TextReader(_Reader):
+    """One record's text, read through the checks of a file's JSON record; its problems
+    are raised together, with the field text's own problems first."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("(record)", strict=True)
+        self.before = problems
+
+    def fail(self, line: int, record_id: str | None, messages: list[str]) -> None:
+        where = f'record "{record_id}": ' if record_id else ""
+        raise make_error(NotationError, [Problem(where + m)
+                                         for m in [*self.before, *messages]])
+
+
+def parse_record(text: str) -> FrenchDealRecord:
+    """Read one played deal written as ``key: value`` fields (FRENCH_NOTATION.md 8), one a
+    line or separated by ``;``: ``deal`` (deal notation or ``example-1``), ``taker``,
+    ``contract``, ``discard``, ``play`` (which may go on over the following lines),
+    ``id`` and ``rules``.
+
+    Every problem of the text is reported at once in one :class:`NotationError`, naming
+    the field and the token.  The rules of play are not checked here.
+    """
+    if not text.strip():
+        raise NotationError('the record is empty; give at least "deal: …; taker: 4; contract: '
+                            'garde; discard: …; play: …".')
+    fields, problems = split_fields(text, _TEXT_KEY_OF, _TEXT_KEYS)
+    obj: dict[str, Any] = dict(fields)
+    if "deal" in obj:
+        try:
+            obj["deal"] = example_or_text(obj["deal"])
+        except TarockError as err:
+            problems += _field("deal", problems_of(err))
+            del obj["deal"]
+    reader = _TextReader(problems)
+    reader.json_record(obj, 1)
+    if problems:
+        reader.fail(1, obj.get("id"), [])
+    record = reader.records[0]
+    return record if "id" in obj else replace(record, id="", line=None)
+
+
+def format_record(record: FrenchDealRecord) -> str:
+    """The canonical text of a record (one field a line, the play one trick a line,
+    numbered): what :func:`parse_record` reads back to an equal record."""
+    deal = record.deal
+    lines = [f"id: {record.id}"] if record.id else []
+    lines.append(f"deal: {format_deal(deal)}")
+    for key, value in _taker_values(deal).items():
+        lines.append(f"{key}: {' '.join(value) if isinstance(value, list) else value}")
+    if record.rules:
+        lines.append(f"rules: {record.rules}")
+    if record.play:
+        lines.append("play:")
+        tricks = format_play(record.play, players=deal.players).split(" | ")
+        lines += [f"{t + 1}. {text}" for t, text in enumerate(tricks)]
+    return "\n".join(lines) + "\n"

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from ..card_tokens import card_of_token, cards_of_tokens
 from ..errors import DealError, NotationError, Problem, make_error
+from ..record_text import read_play
 from .cards import (
     CARD_IDS,
     CHIEN_SIZE,
@@ -46,6 +47,7 @@ from .deal import (
     deal_size_phrase,
     describe_card,
 )
+from .play import winning_position
 
 __all__ = [
     "EXAMPLE_DEALS",
@@ -57,6 +59,7 @@ __all__ = [
     "format_chien",
     "format_deal",
     "format_hand",
+    "format_play",
     "normalize_token",
     "parse_card",
     "parse_cards",
@@ -64,6 +67,7 @@ __all__ = [
     "parse_contract",
     "parse_deal",
     "parse_hand",
+    "parse_play",
     "roman",
 ]
 
@@ -623,3 +627,49 @@ def parse_contract(text: str) -> str:
     raise NotationError(f'unknown contract "{text}"; expected {", ".join(CONTRACTS[:-1])} or '
                         f"{CONTRACTS[-1]} (or P, G, GS, GC).")
 
+
+
+# ---------------------------------------------------------------------------
+# The play: tricks in order, each opened by the seat that leads it
+# ---------------------------------------------------------------------------
+
+_SEAT_MARK_RE = re.compile(r"^([0-9]+):$")
+
+
+def parse_play(value: str | Iterable[str | Iterable[object]], *, players: int = 4
+               ) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
+    """(cards in play order, the leader the text names per trick or None).
+
+    ``value`` is the play text (FRENCH_NOTATION.md 8) or a list of tricks, each a string
+    or a list of card tokens.  Cards take every spelling of section 1.2; tricks are
+    separated by ``|``, by new lines, or not at all (the cards are then taken
+    ``players`` at a time); a trick may start with its number (``3.``) and with the seat
+    that leads it (``2:``), which the rules of play check.  Every bad token is reported
+    with its trick and place, together, in one :class:`NotationError`.
+    """
+    names = SEAT_NAMES[players]
+
+    def seat_of(mark: str) -> int | None:
+        return names.index(mark) if mark in names else None
+
+    cards, leaders, problems = read_play(
+        value, per_trick=players, seat_of=seat_of, seat_mark=_SEAT_MARK_RE,
+        seat_help=f"at {players} players the seats are {', '.join(names)}",
+        card_of=parse_card)
+    if problems:
+        raise make_error(NotationError, [Problem(p) for p in problems])
+    return cards, leaders
+
+
+def format_play(cards: Iterable[int], *, players: int = 4, first: int = 0) -> str:
+    """The one-line play: ``1: D8 T2 D4 EX | 4: …``, each trick opened by the seat that
+    leads it (``first`` leads the first; then each trick's winner), canonical ids."""
+    cards = list(cards)
+    names = SEAT_NAMES[players]
+    out, leader = [], first
+    for start in range(0, len(cards), players):
+        trick = cards[start:start + players]
+        out.append(f"{names[leader]}: " + " ".join(CARD_IDS[c] for c in trick))
+        if len(trick) == players:
+            leader = (leader + winning_position(trick)) % players
+    return " | ".join(out)

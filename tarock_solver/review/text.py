@@ -18,6 +18,7 @@ from ..deal import Deal
 from ..errors import Problem, RulesError, TarockError, make_error
 from ..notation import example_or_text, format_deal, parse_card, parse_deal
 from ..play import trick_winner
+from ..record_text import read_play, split_fields, split_tokens
 from ..rules import CONTRACT_KEYS
 from ..rules.names import ANNOUNCE_LEVELS, item_name, seat_index
 from ..rules.profiles import CONTRACT_ALIASES
@@ -47,15 +48,10 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "players": ("players", "names"),
 }
 _KEY_OF = {alias: key for key, aliases in _KEYS.items() for alias in aliases}
-_FIELD_RE = re.compile(r"^\s*([A-Za-z][A-Za-z _-]*?)\s*[:=]\s?(.*)$", re.DOTALL)
 _EMPTY = ("", "-", "none", "—")
 
 def _error(problems: list[str]) -> PlayRecordError:
     return make_error(PlayRecordError, [Problem(p) for p in problems])  # type: ignore[return-value]
-
-
-def _fold_key(key: str) -> str:
-    return re.sub(r"[\s_-]+", "", key.strip().lower())
 
 
 # ---------------------------------------------------------------------------
@@ -112,13 +108,9 @@ def _span(label: str) -> str:
     return "".join(str(i) for i in range(int(a), int(b) + 1))
 
 
-def _tokens(text: str) -> list[str]:
-    return [t for t in re.split(r"[\s,;]+", text.strip()) if t]
-
-
 def parse_discard(value: str | Iterable[str]) -> int:
     """The discard as a card mask; all bad tokens are named together."""
-    tokens = _tokens(value) if isinstance(value, str) else [str(v) for v in value]
+    tokens = split_tokens(value) if isinstance(value, str) else [str(v) for v in value]
     if len(tokens) == 1 and tokens[0].lower() in _EMPTY:
         return 0
     mask = 0
@@ -148,7 +140,7 @@ def parse_announcements(value: str | Iterable[Any] | Mapping[str, Any] | None
     if isinstance(value, Mapping):
         items = [f"{k}@{v}" for k, v in value.items()]
     elif isinstance(value, str):
-        items = _tokens(value)
+        items = split_tokens(value)
     else:
         items = [str(v) for v in value]
     out: dict[str, str] = {}
@@ -209,12 +201,12 @@ def format_players(players: Mapping[str, str]) -> str:
     return ", ".join(f"{k}={players[k]}" for k in SEAT_NAMES if k in players)
 
 
-_TRICK_NUMBER_RE = re.compile(r"^(\d+)[.)]$")
 _SEAT_MARK_RE = re.compile(r"^([A-Za-z]+):$")
 
 
-def _segments(text: str) -> list[str]:
-    return [s for s in re.split(r"[|\n]", text) if s.strip()]
+def _seat_of_mark(mark: str) -> int | None:
+    seat = mark.upper()
+    return SEAT_NAMES.index(seat) if seat in SEAT_NAMES else None
 
 
 def parse_play(value: str | Iterable[Any]) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
@@ -225,51 +217,15 @@ def parse_play(value: str | Iterable[Any]) -> tuple[tuple[int, ...], tuple[int |
     separated by ``|``, by new lines, or not at all (the cards are then taken three by
     three); a trick may start with its number (``3.``) and with the seat that leads it
     (``R:``), which is checked against the play.  Every bad token is reported with its
-    trick.
+    trick (:func:`~tarock_solver.record_text.read_play`).
     """
-    if isinstance(value, str):
-        segments = _segments(value)
-    else:
-        segments = [v if isinstance(v, str) else " ".join(str(c) for c in v) for v in value]
-    cards: list[int] = []
-    leaders: dict[int, int] = {}
-    numbers: list[tuple[int, int]] = []
-    problems: list[str] = []
-    explicit = len(segments) > 1
-    for seg in segments:
-        if explicit and len(cards) % 3:
-            problems.append(f"trick {len(cards) // 3 + 1}: {len(cards) % 3} card"
-                            f"{'s' if len(cards) % 3 > 1 else ''} before the next trick "
-                            "starts; a trick has 3 cards.")
-            cards.extend([-1] * (3 - len(cards) % 3))
-        for token in _tokens(seg):
-            trick = len(cards) // 3 + 1
-            number = _TRICK_NUMBER_RE.match(token)
-            if number and len(cards) % 3 == 0:
-                numbers.append((int(number.group(1)), trick))
-                continue
-            mark = _SEAT_MARK_RE.match(token)
-            if mark and len(cards) % 3 == 0:
-                seat = mark.group(1).upper()
-                if seat in SEAT_NAMES:
-                    leaders[trick - 1] = SEAT_NAMES.index(seat)
-                else:
-                    problems.append(f'trick {trick}: unknown seat "{token}"; {SEAT_HELP}.')
-                continue
-            try:
-                cards.append(parse_card(token))
-            except TarockError as exc:
-                problems.append(f"trick {trick}, card {len(cards) % 3 + 1}: {exc}")
-                cards.append(-1)
-    for given, actual in numbers:
-        if given != actual:
-            problems.append(f"trick {actual}: it is numbered {given}; tricks are numbered "
-                            "1, 2, 3 … in play order.")
+    cards, leaders, problems = read_play(value, per_trick=3, seat_of=_seat_of_mark,
+                                         seat_mark=_SEAT_MARK_RE, seat_help=SEAT_HELP,
+                                         card_of=parse_card)
     # A card played twice is a rule of play: check_record names both tricks.
     if problems:
         raise _error(problems)
-    n_tricks = -(-len(cards) // 3)
-    return tuple(cards), tuple(leaders.get(t) for t in range(n_tricks))
+    return cards, leaders
 
 
 # ---------------------------------------------------------------------------
@@ -341,40 +297,7 @@ def format_record(record: PlayRecord) -> str:
 
 def _split_fields(text: str) -> tuple[dict[str, str], list[str]]:
     """Fields of a record text: ``{key: value}`` and the problems found."""
-    fields: dict[str, str] = {}
-    problems: list[str] = []
-    current: str | None = None
-    # ";" separates fields on one line; inside the play a ";" would only separate cards,
-    # so a new field starts only where a known key follows.
-    pieces: list[str] = []
-    for line in text.splitlines():
-        parts = line.split(";")
-        if len(parts) > 1 and not all(_looks_like_field(p) or not p.strip() for p in parts[1:]):
-            pieces.append(line)
-        else:
-            pieces.extend(parts)
-    for piece in pieces:
-        if not piece.strip() or piece.lstrip().startswith("#"):
-            continue
-        match = _FIELD_RE.match(piece) if _looks_like_field(piece) else None
-        if match:
-            key = _KEY_OF[_fold_key(match.group(1))]
-            if key in fields:
-                problems.append(f'the field "{key}" is given twice.')
-            fields[key] = match.group(2).strip()
-            current = key
-        elif current == "play":
-            fields["play"] += "\n" + piece.strip()
-        else:
-            shown = piece.strip()
-            problems.append(f'"{shown[:40]}": not a field; write KEY: VALUE with KEY one of '
-                            f"{', '.join(_KEYS)}.")
-    return fields, problems
-
-
-def _looks_like_field(piece: str) -> bool:
-    match = _FIELD_RE.match(piece)
-    return bool(match) and _fold_key(match.group(1)) in _KEY_OF
+    return split_fields(text, _KEY_OF, _KEYS)
 
 
 def record_from_fields(fields: Mapping[str, Any], *, problems: list[str] | None = None,
