@@ -1,0 +1,114 @@
+"""The French Tarot evaluator against the exact solver, beyond the levels it was fitted on.
+
+``python benchmarks/french_evaluator_check.py --levels 9 10 11 --count 150 --deals 30
+--out results/FILE.json`` solves fresh positions (stream ``--seed``, not the training
+stream) exactly: ``--count`` per level of 9–12 tricks left within ``--nodes`` nodes each,
+and ``--deals`` whole deals (18 tricks, the taker's final margin, then his card points,
+within ``--seconds`` each, the evaluator's value as the first guess).  It reports, per
+level, the evaluator's error at the trick start and with one trick of look-ahead, against
+the spread of the exact values; positions over budget are counted, and for whole deals
+whether the estimate lies within the bounds proved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tarock_solver.french.estimate.model import FrenchEvaluator, position_arrays
+from tarock_solver.french.solver import FrenchSearch, margin_table
+from tarock_solver.french.training.positions import sample_position
+from tarock_solver.solver import Budget
+from tarock_solver.training.train import metrics
+
+
+def _check(model: FrenchEvaluator, positions: list, exact_points: list, exact_margin: list
+           ) -> dict:
+    a = position_arrays(positions)
+    p0, m0 = model.predict_start(a)
+    p1, m1 = model.predict_lookahead(a)
+    yp = np.array(exact_points, float)
+    ym = np.array(exact_margin, float)
+    done_p = np.isfinite(yp)
+    done_m = np.isfinite(ym)
+    return {"points_start": metrics(p0[done_p] / 2, yp[done_p] / 2),
+            "points_lookahead": metrics(p1[done_p] / 2, yp[done_p] / 2),
+            "margin_start": metrics(m0[done_m] / 2, ym[done_m] / 2),
+            "margin_lookahead": metrics(m1[done_m] / 2, ym[done_m] / 2)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--weights", default=None)
+    ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--levels", type=int, nargs="*", default=[9, 10, 11])
+    ap.add_argument("--count", type=int, default=150)
+    ap.add_argument("--nodes", type=int, default=200_000_000)
+    ap.add_argument("--deals", type=int, default=30)
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    model = (FrenchEvaluator.load(args.weights) if args.weights else
+             __import__("tarock_solver.french.estimate.model", fromlist=["x"])
+             .load_french_evaluator())
+    search = FrenchSearch(tt_bits=22)
+    table = margin_table()
+    doc: dict = {"config": vars(args) | {"out": str(args.out)}, "levels": {}}
+    t0 = time.perf_counter()
+    for t in args.levels:
+        positions, yp, ym = [], [], []
+        for i in range(args.count):
+            pos = sample_position(args.seed, i, t)
+            search.clear()
+            p = search.points(pos, budget=Budget(nodes=args.nodes))
+            search.clear()
+            m = search.outcome_value(pos, table, budget=Budget(nodes=args.nodes),
+                                     guess=p.lower - 82)
+            positions.append(pos)
+            yp.append(p.lower - pos.state.taker_points if p.exact else np.nan)
+            ym.append(m.lower if m.exact else np.nan)
+        res = _check(model, positions, yp, ym)
+        res["over_budget"] = int(np.isnan(yp).sum() + np.isnan(ym).sum())
+        doc["levels"][str(t)] = res
+        print(f"[{time.perf_counter() - t0:.0f}s] level {t}: " + json.dumps(
+            {k: (round(v["mae"], 2), round(v["r"], 3), round(v["y_sd"], 2))
+             for k, v in res.items() if isinstance(v, dict)}), file=sys.stderr, flush=True)
+    rows = []
+    for i in range(args.deals):
+        pos = sample_position(args.seed + 1000, i, 18)
+        a = position_arrays([pos])
+        p_est, m_est = (float(x[0]) for x in model.predict_start(a))
+        search.clear()
+        m = search.outcome_value(pos, table, budget=Budget(seconds=args.seconds),
+                                 guess=int(round(m_est)))
+        search.clear()
+        p = search.points(pos, budget=Budget(seconds=args.seconds),
+                          guess=int(round(p_est)) + pos.state.taker_points)
+        rows.append({"index": i, "margin_est": m_est, "margin": [m.lower, m.upper],
+                     "points_est": p_est + pos.state.taker_points,
+                     "points": [p.lower, p.upper], "seconds": [m.seconds, p.seconds]})
+        print(f"[{time.perf_counter() - t0:.0f}s] deal {i}: margin est {m_est:.0f} exact "
+              f"{m.lower}..{m.upper}; points est {p_est + pos.state.taker_points:.0f} exact "
+              f"{p.lower}..{p.upper}", file=sys.stderr, flush=True)
+    doc["whole_deals"] = rows
+    for key in ("margin", "points"):
+        done = [r for r in rows if r[key][0] == r[key][1]]
+        est = np.array([r[f"{key}_est"] for r in done]) / 2
+        y = np.array([r[key][0] for r in done], float) / 2
+        inside = sum(r[key][0] <= round(r[f"{key}_est"]) <= r[key][1] for r in rows
+                     if r[key][0] != r[key][1])
+        doc[f"whole_{key}"] = {"exact": len(done), "metrics": metrics(est, y),
+                               "bounded": len(rows) - len(done),
+                               "estimate_within_bounds": inside}
+    doc["seconds"] = time.perf_counter() - t0
+    args.out.write_text(json.dumps(doc, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""The French Tarot evaluator: its features' invariances, its clip, its look-ahead."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tarock_solver.french.cards import SUIT_START, cards_of
+from tarock_solver.french.estimate.features import features, remaining_half_points
+from tarock_solver.french.estimate.model import (
+    PositionArrays,
+    load_french_evaluator,
+    margin_range,
+    position_arrays,
+)
+from tarock_solver.french.solver import trick_lines, trick_minimax
+from tarock_solver.french.training.positions import sample_position
+
+
+def _permute_suits(mask: int, perm: tuple[int, ...]) -> int:
+    out = mask & ((1 << 22) - 1)
+    for c in cards_of(mask >> 22 << 22):
+        s, r = divmod(c - SUIT_START[0], 14)
+        out |= 1 << (SUIT_START[perm[s]] + r)
+    return out
+
+
+def _features_of(positions: list) -> np.ndarray:
+    a = position_arrays(positions)
+    return features(a.hlo, a.hhi, a.leader, a.taker, a.points, a.oudlers)
+
+
+@pytest.mark.parametrize("tricks", [18, 11, 5])
+def test_features_do_not_see_suit_names_or_seat_numbers(tricks: int) -> None:
+    rng = np.random.default_rng(tricks)
+    for i in range(20):
+        pos = sample_position(5, i, tricks)
+        perm = tuple(int(x) for x in rng.permutation(4))
+        renamed = type(pos)(tuple(_permute_suits(h, perm) for h in pos.hands), pos.leader,
+                            pos.taker, (), pos.state)
+        shift = int(rng.integers(1, 4))  # the same table, every seat moved round by shift
+        turned = type(pos)(tuple(pos.hands[(s - shift) % 4] for s in range(4)),
+                           (pos.leader + shift) % 4, (pos.taker + shift) % 4, (), pos.state)
+        base, a, b = _features_of([pos, renamed, turned])
+        assert np.array_equal(base, a)
+        assert np.array_equal(base, b)
+
+
+def test_features_tell_apart_who_holds_a_card() -> None:
+    pos = sample_position(6, 0, 18)
+    defender = (pos.taker + 1) % 4
+    moved = next(c for c in cards_of(pos.hands[pos.taker]) if c >= 22)
+    back = next(c for c in cards_of(pos.hands[defender]) if c >= 22)
+    hands = list(pos.hands)
+    hands[pos.taker] = hands[pos.taker] & ~(1 << moved) | 1 << back
+    hands[defender] = hands[defender] & ~(1 << back) | 1 << moved
+    other = type(pos)(tuple(hands), pos.leader, pos.taker, (), pos.state)
+    a, b = _features_of([pos, other])
+    assert not np.array_equal(a, b)
+
+
+def test_remaining_points_count_the_hands() -> None:
+    from tarock_solver.french.cards import half_points
+
+    positions = [sample_position(7, i, t) for i, t in enumerate((18, 12, 3))]
+    a = position_arrays(positions)
+    want = [sum(half_points(h) for h in p.hands) for p in positions]
+    assert remaining_half_points(a.hlo, a.hhi).tolist() == want
+
+
+def test_estimates_stay_within_what_the_cards_allow() -> None:
+    model = load_french_evaluator()
+    positions = [sample_position(8, i, t) for i, t in enumerate(range(2, 19))]
+    a = position_arrays(positions)
+    pts, mar = model.predict_start(a)
+    rem = remaining_half_points(a.hlo, a.hhi)
+    lo, hi = margin_range(a.points, a.oudlers, rem)
+    assert np.all(pts >= 0) and np.all(pts <= rem)
+    assert np.all(mar >= lo) and np.all(mar <= hi)
+
+
+def test_lookahead_is_the_minimax_of_the_next_tricks_estimates() -> None:
+    model = load_french_evaluator()
+    a = position_arrays([sample_position(9, i, 14) for i in range(6)])
+    offsets, clo, chi, cleader, gain, oud = trick_lines(a.hlo, a.hhi, a.leader, a.taker)
+    parent = np.repeat(np.arange(len(a)), np.diff(offsets))
+    child = PositionArrays(clo, chi, cleader, a.taker[parent], a.points[parent] + gain,
+                           a.oudlers[parent] + oud, np.zeros((len(parent), 4), np.int64),
+                           np.zeros(len(parent), np.int64))
+    cp, cm = model.predict_start(child)
+    want_p = trick_minimax(a.hlo, a.hhi, a.leader, a.taker, offsets, gain + cp)
+    pts, mar = model.predict_lookahead(a)
+    assert np.allclose(pts, want_p)
+    # one position's row is the same alone as in a batch
+    one_p, one_m = model.predict_lookahead(a.take(np.array([3])))
+    assert one_p[0] == pts[3] and one_m[0] == mar[3]
