@@ -1,0 +1,153 @@
+"""`tarock --game french advise`: which contract to take, or to pass, with one French hand.
+
+Parses the hand and the seat, calls :func:`tarock_solver.french.advice.advise_french`,
+formats the rows and the recommendation.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from tarock_solver.advise.cv import Estimate
+from tarock_solver.errors import RulesError
+from tarock_solver.french.advice import PASS, FrenchAdvice, FrenchAdviceRequest, advise_french
+from tarock_solver.french.notation import format_chien, format_hand, parse_chien, parse_hand
+from tarock_solver.french.rules import Contract
+
+from ..main import Settings
+from ._text import plain, table
+
+#: A hand to try: seven trumps with the 21 and the Excuse, two Kings.
+DEMO_HAND = "21,19,17,14,11,8,4,EX.K107.KQ5.J2.96"
+
+
+def _title(option: str) -> str:
+    return "pass" if option == PASS else Contract.parse(option).title
+
+
+def _est(e: Estimate | None, fmt: str = "{:.1f}", signed: bool = False) -> str:
+    if e is None:
+        return ""
+    f = fmt.replace("{:", "{:+") if signed else fmt
+    return f.format(e.mean) + (f" ± {fmt.format(e.se)}" if e.has_se else " (no SE)")
+
+
+def _pct(e: Estimate | None) -> str:
+    if e is None:
+        return ""
+    if not e.has_se:
+        return f"{100 * e.mean:.0f}%"
+    se = 100 * e.se
+    return f"{100 * e.mean:.0f}% ± " + (f"{se:.0f}" if se >= 1 else f"{se:.1f}")
+
+
+def _lines(advice: FrenchAdvice, ascii_only: bool, demo: bool) -> list[str]:
+    req = advice.request
+    out = [f"Advice for seat {req.seat + 1}{' (demo hand)' if demo else ''}: "
+           f"{format_hand(req.hand)}"
+           + ("" if req.chien is None else f", chien {format_chien(req.chien)}"),
+           f"rules {req.rules.name}   seed {req.seed}   {req.worlds} worlds in "
+           f"{advice.seconds:.1f} s (the learned evaluator on every world)", ""]
+    body = []
+    for o in sorted(advice.options, key=lambda o: -o.score.mean):
+        body.append([_title(o.option), _pct(o.p_make), _est(o.points), _est(o.margin, signed=True),
+                     _est(o.score, "{:.0f}", signed=True), o.detail])
+    out += table(body, ["option", "P(make)", "E[card points]", "E[margin]", "E[score]",
+                        "after a pass"])
+    out.append("")
+    best = advice.option(advice.recommended)
+    verb = "pass" if advice.recommended == PASS else f"take a {_title(advice.recommended)}"
+    rec = f"Recommendation: {verb} — E[score] {_est(best.score, '{:.0f}', True)}"
+    if advice.runner_up is not None and advice.difference is not None:
+        rec += (f", {_est(advice.difference, '{:.0f}', True)} over "
+                f"{_title(advice.runner_up)} on common worlds"
+                + (" (close call)" if advice.close else ""))
+    out.append(rec + ".")
+    a, b = advice.held_out_choices
+    out.append(f"  Each half of the worlds chooses {_title(a)}" +
+               (f" and {_title(b)}" if b != a else " too") +
+               f"; on the other half the choice scores {_est(advice.held_out, '{:.0f}', True)}.")
+    if req.chien is not None:
+        out.append(f"Discard in a Petite or a Garde, with this chien: {advice.discards[0][0]}.")
+    else:
+        out.append("Discard in a Petite or a Garde: chosen on your hand and the chien of each "
+                   "world; give the chien (--chien) once it is shown to get yours.")
+    out += _announcements(advice)
+    out.append("")
+    out.append("± is one standard error over the worlds. E[score] is your marque: as taker "
+               "three times the value each defender pays; after a pass, what you pay or "
+               "receive as a defender (the others bid by the adviser's policy; all pass: "
+               "redeal, 0).")
+    return [plain(line, ascii_only) for line in out]
+
+
+def _announcements(advice: FrenchAdvice) -> list[str]:
+    out = []
+    gains = [g for g in advice.poignees if g.contract == advice.recommended]
+    if gains:
+        out.append("Poignée (gain over not showing it, paired; the bonus goes to the side "
+                   "that wins the contract):")
+        for g in gains:
+            out.append(f"  {g.level.value:<7} held on {100 * g.share:.0f}% of the worlds: "
+                       f"{_est(g.gain, '{:.1f}', True)}")
+        if advice.poignee_shown:
+            out.append(f"  to show: {advice.poignee_shown} (the lowest trumps; what is shown "
+                       "does not change double-dummy play)")
+    c = advice.chelem
+    if c is not None:
+        open_ = c.examined - c.made - c.impossible
+        head = (f"Chelem in the {_title(advice.recommended)} (exact, you leading, on "
+                f"{c.examined} worlds): made on {c.made}, impossible on {c.impossible}")
+        if open_:
+            head += (f", open on {open_} (over the node budget); gain of announcing it "
+                     f"between {c.gain_low:+.0f} and {c.gain_high:+.0f}")
+        else:
+            head += f"; gain of announcing it {_est(c.gain, '{:.0f}', True)}"
+        out.append(head + ".")
+    return out
+
+
+@click.command("advise")
+@click.argument("words", nargs=-1, metavar="HAND")
+@click.option("--seat", default="1", show_default=True, metavar="1-4",
+              help="Your seat; seat 1 leads the first trick.")
+@click.option("--players", default=4, show_default=True, type=int, metavar="N",
+              help="Players at the table (advice plays four).")
+@click.option("--chien", default=None, metavar="CARDS",
+              help="The chien, once shown: the Petite and the Garde then play the discard "
+                   "chosen for it, and the worlds keep it.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0))
+@click.option("--worlds", default=256, show_default=True, type=click.IntRange(min=8),
+              metavar="N", help="Worlds (the other hands and the chien) to average over.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_obj
+def command(settings: Settings, words: tuple[str, ...], seat: str, players: int,
+            chien: str | None, seed: int, worlds: int, as_json: bool) -> None:
+    """Which contract to take with a French Tarot hand, or whether to pass: for Petite,
+    Garde, Garde sans, Garde contre and passing, P(make), the expected card points,
+    margin and score with their standard errors, and one recommendation.
+
+    HAND is 18 cards (free form "T21 T19 EX SK ..." or compact
+    "trumps.♠.♥.♦.♣"); without it, a demo hand.
+    """
+    if players != 4:
+        raise RulesError(f"--players {players}: advice plays four players (the three- and "
+                         "five-player games are in the rules and the scoring only).")
+    if seat.strip() not in ("1", "2", "3", "4"):
+        raise RulesError(f'--seat "{seat}": seats are 1 to 4 (1 leads the first trick).')
+    text = " ".join(words).strip()
+    demo = not text
+    hand = parse_hand(DEMO_HAND if demo else text, players=4, where="the hand")
+    shown = None if chien is None else parse_chien(chien, players=4)
+    rules = settings.loaded_rules
+    req = FrenchAdviceRequest(hand=hand, seat=int(seat) - 1, rules=rules, seed=seed,
+                              worlds=worlds, chien=shown)
+    advice = advise_french(req)
+    if as_json:
+        click.echo(json.dumps({"game": "french", **advice.to_dict()}, indent=2,
+                              ensure_ascii=False))
+        return
+    for line in _lines(advice, settings.ascii, demo):
+        click.echo(line)

@@ -1,0 +1,289 @@
+"""French Tarot bidding advice: which contract to take, or to pass, for one hand.
+
+:func:`advise_french` draws worlds (:mod:`.worlds`), plays each contract on each of them
+as the taker would (the discard chosen on his hand and the chien, :mod:`.discard`), and
+passing as the others would bid (:mod:`.policy`); the learned evaluator values every
+world, and the statistics are the Illustrated adviser's (:mod:`tarock_solver.advise.cv`):
+means with their SEs on common worlds, paired differences, a close call within two SEs,
+and the chosen option's numbers taken on the worlds that did not choose it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...advise.cv import Estimate, PrefixTerm, combine
+from ...advise.decision import NOISE_SE
+from ...errors import RulesError
+from ..cards import CARD_IDS, CHIEN_SIZE, HAND_SIZE, cards_of, half_points, oudlers_in, split
+from ..estimate.model import FrenchEvaluator, PositionArrays, load_french_evaluator
+from ..play import PlayState
+from ..rules import Contract, FrenchRules
+from ..solver import FrenchPosition
+from .announcements import (
+    ChelemCheck,
+    PoigneeGain,
+    chelem_check,
+    poignee_gains,
+    poignee_level,
+    trumps_to_show,
+)
+from .discard import DiscardSettings, choose_discard
+from .policy import CONTRACTS, PolicySettings, auction
+from .value import expected_value, made_probability
+from .worlds import FrenchWorld, sample_world
+
+__all__ = ["MARGIN_SD", "PASS", "FrenchAdvice", "FrenchAdviceRequest", "FrenchOption",
+           "advise_french"]
+
+PASS = "pass"
+#: The evaluator's residual SD of the final margin on whole deals, in half points
+#: (docs/EVALUATOR.md, the French Tarot model card).
+MARGIN_SD = 16.0
+#: Players at the table (the solver and the evaluator play four).
+PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class FrenchAdviceRequest:
+    hand: int
+    seat: int  # 0..3; seat 0 leads the first trick
+    rules: FrenchRules
+    seed: int = 1
+    worlds: int = 256
+    discard: DiscardSettings = field(default_factory=DiscardSettings)
+    policy: PolicySettings = field(default_factory=PolicySettings)
+    chien: int | None = None  # the chien when known: one discard for every world
+    chien_discard: DiscardSettings = field(default_factory=lambda: DiscardSettings(
+        screen_worlds=8, final_worlds=64, finalists=12))
+    chelem_worlds: int = 32  # worlds on which the exact solver judges a chelem
+    chelem_nodes: int = 1_000_000  # its node budget per world
+
+
+@dataclass(frozen=True)
+class FrenchOption:
+    """One row: a contract (or passing) over the worlds. Card points and the margin are
+    in points; ``score`` is the player's own marque (the taker's three shares)."""
+
+    option: str
+    p_make: Estimate | None
+    points: Estimate | None
+    margin: Estimate | None
+    score: Estimate
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class FrenchAdvice:
+    request: FrenchAdviceRequest
+    options: tuple[FrenchOption, ...]
+    recommended: str
+    runner_up: str | None
+    difference: Estimate | None  # recommended − runner-up, paired
+    close: bool
+    held_out: Estimate  # the halves' choices, each valued on the other half
+    held_out_choices: tuple[str, str]
+    discards: tuple[tuple[str, float], ...]  # the commonest discards and their shares
+    poignees: tuple[PoigneeGain, ...]
+    poignee_shown: str  # the trumps to show for the best level the hand holds ('' none)
+    chelem: ChelemCheck | None  # for the recommended contract (None when passing)
+    seconds: float
+
+    def option(self, name: str) -> FrenchOption:
+        return next(o for o in self.options if o.option == name)
+
+    def to_dict(self) -> dict[str, Any]:
+        def est(e: Estimate | None, scale: float = 1.0) -> Any:
+            if e is None:
+                return None
+            return {"mean": e.mean * scale, "se": e.se * scale if e.has_se else None,
+                    "worlds": e.worlds}
+
+        chien = self.request.chien
+        return {
+            "hand": " ".join(CARD_IDS[c] for c in cards_of(self.request.hand)),
+            "chien": None if chien is None else " ".join(CARD_IDS[c] for c in cards_of(chien)),
+            "seat": self.request.seat + 1, "seed": self.request.seed,
+            "worlds": self.request.worlds, "rules": self.request.rules.name,
+            "options": [{"option": o.option, "p_make": est(o.p_make), "points": est(o.points),
+                         "margin": est(o.margin), "score": est(o.score), "detail": o.detail}
+                        for o in self.options],
+            "recommendation": {"option": self.recommended, "runner_up": self.runner_up,
+                               "difference": est(self.difference), "close_call": self.close,
+                               "held_out": est(self.held_out),
+                               "held_out_choices": list(self.held_out_choices)},
+            "discards": [{"discard": d, "share": s} for d, s in self.discards],
+            "poignees": [{"contract": g.contract, "level": g.level.value, "share": g.share,
+                          "gain": est(g.gain)} for g in self.poignees],
+            "poignee_shown": self.poignee_shown,
+            "chelem": None if self.chelem is None else {
+                "contract": self.recommended, "examined": self.chelem.examined,
+                "made": self.chelem.made, "impossible": self.chelem.impossible,
+                "gain_bounds": [self.chelem.gain_low, self.chelem.gain_high],
+                "gain": est(self.chelem.gain)},
+            "seconds": round(self.seconds, 2),
+        }
+
+
+def _check(req: FrenchAdviceRequest) -> None:
+    if req.rules.players != PLAYERS:
+        raise RulesError(f"advice plays four hands; these rules are for {req.rules.players} "
+                         "players")
+    n = len(cards_of(req.hand))
+    if n != HAND_SIZE[PLAYERS]:
+        raise RulesError(f"a hand at four players holds {HAND_SIZE[PLAYERS]} cards, not {n}")
+    if not 0 <= req.seat < PLAYERS:
+        raise RulesError(f"seat {req.seat + 1}: expected 1 to {PLAYERS}")
+    if req.chien is not None:
+        if len(cards_of(req.chien)) != CHIEN_SIZE[PLAYERS]:
+            raise RulesError(f"the chien holds {CHIEN_SIZE[PLAYERS]} cards at four players, "
+                             f"not {len(cards_of(req.chien))}")
+        both = req.chien & req.hand
+        if both:
+            raise RulesError("the chien and the hand share "
+                             + " ".join(CARD_IDS[c] for c in cards_of(both)))
+    if req.worlds < 8:
+        raise RulesError(f"{req.worlds} worlds: at least 8 are needed for a standard error")
+
+
+def _mean(values: np.ndarray) -> Estimate:
+    return combine([PrefixTerm(np.asarray(values, np.float64))])
+
+
+def _paired(a: np.ndarray, b: np.ndarray) -> Estimate:
+    return combine([PrefixTerm(np.asarray(a, np.float64)),
+                    PrefixTerm(np.asarray(b, np.float64), weight=-1.0)])
+
+
+def _start_rows(worlds: list[FrenchWorld], taker: int, contract: Contract,
+                discards: list[int] | None) -> PositionArrays:
+    n = len(worlds)
+    hlo = np.zeros((n, 4), np.int64)
+    hhi = np.zeros((n, 4), np.int64)
+    pts = np.zeros(n, np.int64)
+    oud = np.zeros(n, np.int64)
+    mine = contract.chien_to == "taker"
+    for j, w in enumerate(worlds):
+        hands = list(w.hands)
+        aside = w.chien
+        if discards is not None:
+            hands[taker] = (hands[taker] | w.chien) & ~discards[j]
+            aside = discards[j]
+        for s in range(4):
+            hlo[j, s], hhi[j, s] = split(hands[s])
+        if mine:
+            pts[j], oud[j] = half_points(aside), oudlers_in(aside)
+    return PositionArrays(hlo, hhi, np.zeros(n, np.int64), np.full(n, taker, np.int64), pts,
+                          oud, np.zeros((n, 4), np.int64), np.zeros(n, np.int64))
+
+
+def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = None,
+                  progress: Callable[[str, float], None] | None = None) -> FrenchAdvice:
+    """Advice for one hand (see the module's docstring)."""
+    _check(req)
+    start = time.perf_counter()
+    model = model or load_french_evaluator()
+    sd = MARGIN_SD
+    report = progress or (lambda what, share: None)
+    worlds = [sample_world(req.hand, req.seat, req.seed, j, req.chien)
+              for j in range(req.worlds)]
+    seat = req.seat
+    # the taker's discard on his hand and the chien, one choice for the Petite and the Garde
+    chosen = []
+    if req.chien is not None:  # the same information on every world: one choice
+        one = choose_discard(model, req.hand | req.chien, seat, 0, req.seed, (0,), sd,
+                             req.chien_discard).discard
+        chosen = [one] * len(worlds)
+    for j, w in enumerate(worlds if req.chien is None else ()):
+        chosen.append(choose_discard(model, req.hand | w.chien, seat, 0, req.seed, (j,), sd,
+                                     req.discard).discard)
+        if j % 32 == 31:
+            report("discards", 0.7 * (j + 1) / len(worlds))
+    per: dict[str, np.ndarray] = {}
+    rows = []
+    poignees: list[PoigneeGain] = []
+    starts = {}
+    for contract in CONTRACTS:
+        a = _start_rows(worlds, seat, contract, chosen if contract.exchanges else None)
+        starts[contract.value] = a
+        pts, margin = model.predict_start(a)
+        played = [((req.hand | w.chien) & ~chosen[j]) if contract.exchanges else req.hand
+                  for j, w in enumerate(worlds)]
+        poignees += poignee_gains(req.rules, contract.value, played, margin, sd)
+        m = contract.multiplier
+        score = 3.0 * expected_value(margin, sd, m)
+        per[contract.value] = score
+        rows.append(FrenchOption(contract.value, _mean(made_probability(margin, sd)),
+                                 _mean((a.points + pts) / 2.0), _mean(margin / 2.0),
+                                 _mean(score)))
+    report("passing", 0.7)
+    takers: Counter[str] = Counter()
+    pass_score = np.zeros(len(worlds))
+    for j, w in enumerate(worlds):
+        taker, contract, value = auction(model, w, seat, req.seed, j, sd, req.policy)
+        pass_score[j] = -value  # a defender pays the taker's value
+        takers["all pass" if contract is None else f"seat {taker + 1} {contract.title}"] += 1
+    per[PASS] = pass_score
+    detail = ", ".join(f"{k} {100 * v / len(worlds):.0f}%" for k, v in takers.most_common(3))
+    rows.append(FrenchOption(PASS, None, None, None, _mean(pass_score), detail))
+    report("decision", 1.0)
+    best, runner, diff, close = _decide(per, np.arange(len(worlds)))
+    halves = (np.arange(len(worlds)) % 2 == 0, np.arange(len(worlds)) % 2 == 1)
+    choices = []
+    other_values = []
+    for h in range(2):
+        pick = _decide(per, np.flatnonzero(halves[h]))[0]
+        choices.append(pick)
+        other_values.append(per[pick][halves[1 - h]])
+    held = combine([PrefixTerm(np.concatenate(other_values))])
+    chelem = None
+    if best != PASS:
+        contract = Contract.parse(best)
+        n = min(req.chelem_worlds, len(worlds))
+        positions = [_chelem_start(worlds[j], seat, contract,
+                                   chosen[j] if contract.exchanges else None) for j in range(n)]
+        chelem = chelem_check(req.rules, positions, nodes=req.chelem_nodes,
+                              excuse_last=req.rules.excuse_last_trick)
+    level = max((g.level for g in poignees), key=lambda lv: lv.index, default=None)
+    shown = "" if level is None or poignee_level(req.hand) is None else " ".join(
+        CARD_IDS[c] for c in cards_of(trumps_to_show(req.hand, poignee_level(req.hand))))
+    counts = Counter(chosen)
+    discards = tuple((" ".join(CARD_IDS[c] for c in cards_of(d)), n / len(worlds))
+                     for d, n in counts.most_common(3))
+    return FrenchAdvice(req, tuple(rows), best, runner, diff, close, held, tuple(choices),
+                        discards, tuple(poignees), shown, chelem, time.perf_counter() - start)
+
+
+def _chelem_start(world: FrenchWorld, taker: int, contract: Contract, discard: int | None
+                  ) -> FrenchPosition:
+    """The first trick of an announced chelem: the taker leads."""
+    hands = list(world.hands)
+    aside = world.chien
+    if discard is not None:
+        hands[taker] = (hands[taker] | world.chien) & ~discard
+        aside = discard
+    mine = contract.chien_to == "taker"
+    state = PlayState(half_points(aside) if mine else 0, oudlers_in(aside) if mine else 0)
+    return FrenchPosition(tuple(hands), taker, taker, (), state)  # type: ignore[arg-type]
+
+
+def _decide(per: dict[str, np.ndarray], rows: np.ndarray
+            ) -> tuple[str, str | None, Estimate | None, bool]:
+    """The option of the highest mean score on the worlds ``rows``, its runner-up, their
+    paired difference and whether it is a close call (within NOISE_SE SEs)."""
+    means = {k: float(np.mean(v[rows])) for k, v in per.items()}
+    ranked = sorted(means, key=lambda k: -means[k])
+    best = ranked[0]
+    if len(ranked) < 2:
+        return best, None, None, False
+    runner = ranked[1]
+    diff = _paired(per[best][rows], per[runner][rows])
+    close = (not diff.has_se) or abs(diff.mean) < NOISE_SE * diff.se
+    return best, runner, diff, bool(close and math.isfinite(diff.mean))

@@ -1,0 +1,53 @@
+"""What an estimated margin is worth on the score sheet: P(make) and the expected score.
+
+The evaluator's margin ``m`` of a world is an estimate of the exact margin; taking the
+exact margin as normal around it, with the evaluator's residual SD on whole deals
+(``docs/EVALUATOR.md``), gives the world's P(make) ``Φ(m / σ)`` and its expected score,
+the contract's score averaged over that normal by Gauss–Hermite quadrature (the score
+jumps by twice 25 × the multiplier at the target, so a hard threshold on ``m`` would
+count an estimate a point short of the target as a sure loss).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..scoring import BASE
+
+__all__ = ["NODES", "expected_value", "made_probability"]
+
+#: Quadrature nodes of the normal.
+NODES = 16
+_X, _W = np.polynomial.hermite_e.hermegauss(NODES)
+_W = _W / _W.sum()
+
+
+def _value(margin: np.ndarray, multiplier: int) -> np.ndarray:
+    """The contract's value per defender at a margin in half points: ±(25 + difference)
+    × multiplier, the difference in whole points, a half point rounded for the winner."""
+    m = np.rint(margin)
+    made = m >= 0
+    diff = (np.abs(m) + 1) // 2
+    return np.where(made, 1.0, -1.0) * (BASE + diff) * multiplier
+
+
+def expected_value(margin: np.ndarray, sd: float, multiplier: int, *,
+                   bonus: float = 0.0) -> np.ndarray:
+    """Per world, the expected value per defender: the contract's value plus ``bonus``
+    won or lost with it (a poignée), averaged over the exact margin ~ N(margin, sd²)."""
+    margin = np.asarray(margin, np.float64)
+    out = np.zeros(margin.shape)
+    for x, w in zip(_X, _W, strict=True):
+        m = margin + sd * x
+        v = _value(m, multiplier)
+        out += w * (v + np.where(np.rint(m) >= 0, bonus, -bonus))
+    return out
+
+
+def made_probability(margin: np.ndarray, sd: float) -> np.ndarray:
+    """Per world, P(exact margin ≥ 0) under the same normal (a half point of slack for
+    the rounding)."""
+    z = (np.asarray(margin, np.float64) + 0.5) / sd
+    return 0.5 * (1.0 + np.vectorize(math.erf)(z / math.sqrt(2.0)))
