@@ -13,6 +13,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ __all__ = ["fit_evaluator", "main"]
 
 #: A round's model labels one level, so it is fitted on the levels just below (the
 #: look-ahead asks it about the next trick's start only), quickly.
-ROUND_SETTINGS = BoostSettings(trees=150, learning_rate=0.2, subsample=0.5, colsample=0.3,
+ROUND_SETTINGS = BoostSettings(trees=300, learning_rate=0.15, subsample=0.5, colsample=0.3,
                                every=25)
 ROUND_LEVELS = 3
 FINAL_SETTINGS = BoostSettings(trees=600, learning_rate=0.1, subsample=0.5, colsample=0.3,
@@ -50,6 +51,11 @@ def _xy(levels: Sequence[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
 def _tricks(level: dict) -> int:
     lo, hi = level["hlo"][0, level["leader"][0]], level["hhi"][0, level["leader"][0]]
     return bin(int(lo)).count("1") + bin(int(hi)).count("1")
+
+
+def _join(parts: Sequence[dict]) -> dict:
+    """One level from the labels of several streams (each row keeps its own index)."""
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def fit_evaluator(levels: Sequence[dict], settings: BoostSettings, *, seed: int = 0,
@@ -86,6 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--look-count", type=int, default=3000)
     ap.add_argument("--exact-levels", type=int, default=EXACT_LEVELS)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--extra", type=Path, nargs="*", default=[],
+                    help="Folders of more exact levels (another seed's), joined to these.")
+    ap.add_argument("--trees", type=int, default=FINAL_SETTINGS.trees)
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -102,7 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             lv, dropped[t] = exact_level(args.seed, t, args.exact_count, jobs=args.jobs)
             save_level(path, lv)
             log(f"level {t}: exact, {len(lv['index'])} rows, {dropped[t]} over budget")
-        levels.append(load_level(path))
+        levels.append(_join([load_level(path)] + [load_level(d / path.name) for d in args.extra
+                                                   if (d / path.name).exists()]))
     model = None
     for t in range(args.exact_levels + 1, 19):
         path = args.dir / f"level-{t:02d}.npz"
@@ -114,8 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             log(f"level {t}: look-ahead labels")
             model = None
         levels.append(load_level(path))
-    final = fit_evaluator(levels, FINAL_SETTINGS, seed=args.seed)
+    final = fit_evaluator(levels, replace(FINAL_SETTINGS, trees=args.trees), seed=args.seed)
     final.meta = json.dumps({"seed": args.seed, "exact_levels": args.exact_levels,
+                             "exact_rows": [len(lv["index"]) for lv in levels],
+                             "extra": [str(d) for d in args.extra],
                              "exact_count": args.exact_count, "look_count": args.look_count,
                              "trees": [final.points.n_trees, final.margin.n_trees]})
     final.save(args.out)
