@@ -39,6 +39,10 @@ _REVIEW_COLUMNS: tuple[str, ...] = ("deal_id", "seat", "role", "card", "loss", "
 #: French Tarot tables (``tarock --game french batch``): one row per taker and contract.
 _FRENCH_COLUMNS: tuple[str, ...] = ("deal_id", "game", "taker", "contract", "points", "margin",
                                     "score", "made", "status")
+#: French Tarot advice (``tarock --game french batch --mode advise``): one row per hand.
+_FRENCH_ADVICE_COLUMNS: tuple[str, ...] = ("deal_id", "game", "seat", "recommended",
+                                           "runner_up", "difference", "close_call",
+                                           "pass_score")
 #: French Tarot contracts in bid order.
 FRENCH_CONTRACT_ORDER: tuple[str, ...] = ("petite", "garde", "garde_sans", "garde_contre")
 _PLOT_HINT = 'plotting needs matplotlib: pip install "tarock-solver[plot]"'
@@ -54,6 +58,10 @@ def _is_review(frame: pd.DataFrame) -> bool:
 
 def _is_french(frame: pd.DataFrame) -> bool:
     return all(c in frame.columns for c in _FRENCH_COLUMNS)
+
+
+def _is_french_advice(frame: pd.DataFrame) -> bool:
+    return all(c in frame.columns for c in _FRENCH_ADVICE_COLUMNS)
 
 
 def _is_advice(frame: pd.DataFrame) -> bool:
@@ -83,7 +91,7 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
         raise FileFormatError(f"{name}: cannot read the file ({exc}).", path=name) from None
     if all(c in raw.columns for c in BASE_COLUMNS):
         return read_results(path)
-    if _is_advice(raw) or _is_review(raw) or _is_french(raw):
+    if _is_advice(raw) or _is_review(raw) or _is_french(raw) or _is_french_advice(raw):
         if fmt == "csv":
             raw = pd.read_csv(path)
         return raw
@@ -112,6 +120,9 @@ def tarocks_held(deals_path: str | os.PathLike[str]) -> pd.DataFrame:
 
 def with_tarocks(frame: pd.DataFrame, deals_path: str | os.PathLike[str]) -> pd.DataFrame:
     """``frame`` with the column ``tarocks`` from the deal file (null where unknown)."""
+    if _is_french(frame) or _is_french_advice(frame):
+        raise StatsError("--deals joins the tarocks of Illustrated Tarock hands; a French "
+                         "Tarot file has no such column (group with --by instead).")
     seat = "declarer" if "declarer" in frame.columns else "seat"
     held = tarocks_held(deals_path).rename(columns={"declarer": seat})
     keys = frame[["deal_id", seat]].astype("string")
@@ -130,6 +141,8 @@ def default_keys(frame: pd.DataFrame) -> list[str]:
         return ["role", "seat"]
     if _is_french(frame):
         return ["contract", "taker"]
+    if _is_french_advice(frame):
+        return ["recommended"]
     seat = "seat" if _is_advice(frame) else "declarer"
     extra = [c for c in _SCENARIO_COLUMNS if c in frame.columns and frame[c].nunique() > 1]
     return [*extra, "contract", seat]
@@ -137,8 +150,9 @@ def default_keys(frame: pd.DataFrame) -> list[str]:
 
 def _order(values: pd.Series, column: str) -> pd.Series:
     """A sort key that puts contracts in bid order and seats in playing order."""
+    bids = (*FRENCH_CONTRACT_ORDER, "pass")
     order = {"contract": (*CONTRACT_ORDER, *FRENCH_CONTRACT_ORDER), "declarer": SEAT_NAMES,
-             "seat": SEAT_NAMES}.get(column)
+             "seat": SEAT_NAMES, "recommended": bids, "runner_up": bids}.get(column)
     if order is None:
         return values
     rank = {v: i for i, v in enumerate(order)}
@@ -169,6 +183,28 @@ def _metrics_french(group: pd.DataFrame) -> dict[str, float]:
     out["margin_mean"] = group["margin"].astype("float64").mean()
     out["score_mean"] = group["score"].astype("float64").mean()
     return out
+
+
+def _chosen(group: pd.DataFrame, measure: str) -> pd.Series:
+    """Per row of French advice, ``measure`` of the option it recommends (NaN where the
+    option has none: passing has a score only)."""
+    out = pd.Series(float("nan"), index=group.index, dtype="float64")
+    for option, rows in group.groupby(group["recommended"].astype("string"), sort=False):
+        column = f"{option}_{measure}"
+        if column in group.columns:
+            out[rows.index] = rows[column].astype("float64")
+    return out
+
+
+def _metrics_french_advice(group: pd.DataFrame) -> dict[str, float]:
+    p_make = _chosen(group, "p_make")
+    return {"rows": len(group),
+            "close_pct": 100.0 * group["close_call"].astype("float64").mean(),
+            "score_mean": _chosen(group, "score").mean(),
+            "difference_mean": group["difference"].astype("float64").mean(),
+            "make_pct": 100.0 * p_make.mean() if p_make.notna().any() else float("nan"),
+            "points_mean": _chosen(group, "points").mean(),
+            "pass_score_mean": group["pass_score"].astype("float64").mean()}
 
 
 def _metrics_advice(group: pd.DataFrame) -> dict[str, float]:
@@ -229,7 +265,11 @@ def summarise(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.DataFr
     :func:`with_tarocks` joins it from the deal file on ``deal_id`` and ``declarer``.
     French Tarot tables (``tarock --game french batch``) get rows, made_pct, the card
     points' mean and quantiles, and the mean margin and score per defender, per contract
-    and taker.  Advice rows (NOTATION 5.3, "Advice output") get the mean win probability, net and
+    and taker.  French Tarot advice (``tarock --game french batch --mode advise``, one row
+    per hand; grouped per ``recommended``) gets rows, close calls in percent, and the
+    means of the recommended option's score, of its paired difference over the
+    runner-up, of its P(make) in percent and card points (none when passing), and of
+    passing's score.  Advice rows (NOTATION 5.3, "Advice output") get the mean win probability, net and
     card points per group instead; review rows (``tarock batch --mode review``, one row
     per card played; grouped per ``role`` and ``seat`` by :func:`review_summary`) get
     deals, cards, mistakes (loss > 0), the total loss and the loss per deal in card
@@ -248,6 +288,8 @@ def summarise(frame: pd.DataFrame, by: Sequence[str] | None = None) -> pd.DataFr
         frame = frame[open_rows(frame) == 0] if "status" in frame.columns else frame
     elif _is_french(frame):
         metrics = _metrics_french
+    elif _is_french_advice(frame):
+        metrics = _metrics_french_advice
     else:
         metrics = _metrics_advice if _is_advice(frame) else _metrics_results
     if metrics in (_metrics_results, _metrics_french):
@@ -275,6 +317,12 @@ def open_rows(frame: pd.DataFrame) -> pd.Series:
 def plot_summary(table: pd.DataFrame, keys: Sequence[str], path: str | os.PathLike[str], *,
                  title: str = "") -> None:
     """Bar charts of a summary: success rate and mean net game points per group."""
+    rate = "made_pct" if "made_pct" in table.columns else "win_pct"
+    if rate not in table.columns or "net_mean" not in table.columns:
+        # French Tarot summaries have no net game points (and advice no success rate)
+        raise StatsError("--plot draws the success rate and the mean net game points of "
+                         "Illustrated Tarock results and advice; this summary has no "
+                         "such columns (write it with --csv instead).")
     try:
         import matplotlib
 
@@ -282,7 +330,6 @@ def plot_summary(table: pd.DataFrame, keys: Sequence[str], path: str | os.PathLi
         import matplotlib.pyplot as plt
     except ImportError:
         raise StatsError(f"--plot: {_PLOT_HINT}.") from None
-    rate = "made_pct" if "made_pct" in table.columns else "win_pct"
     labels = [" ".join(str(row[k]) for k in keys) for _, row in table.iterrows()]
     height = max(2.5, 0.32 * len(labels) + 1.2)
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, height), sharey=True)

@@ -149,9 +149,6 @@ def test_batch_then_stats(capsys, tmp_path, endgame) -> None:
     code, out, err = run(capsys, "--game", "french", "stats", str(results))
     assert code == 0, err
     assert "over the node budget" in out
-    code, out, err = run(capsys, "--game", "french", "batch", str(deals), "-o",
-                         str(tmp_path / "x.csv"), "--mode", "advise")
-    assert code == 2 and "table and review modes" in err
 
 
 def test_bench_smoke(capsys, tmp_path) -> None:

@@ -12,12 +12,14 @@ import click
 
 from tarock_solver.batch import (
     DEFAULT_CHUNK_SIZE,
+    FRENCH_ADVICE_WORLDS,
     FRENCH_MODES,
     BatchPlan,
     BatchSettings,
     BatchSummary,
     RecordError,
     available_modes,
+    check_settings,
     default_output,
     get_mode,
     output_format,
@@ -113,13 +115,16 @@ def _run(input_path: Path, out: Path, batch_settings: BatchSettings, chunk_size:
                    "or .results.csv without pyarrow).")
 @click.option("--mode", type=click.Choice([m for m in available_modes()
                                            if m not in FRENCH_MODES]), default="table", show_default=True,
-              help="table: double-dummy table of each deal; advise: bidding advice per hand; "
-                   "review: the DD cost of every card of each played deal (IN: play records; "
-                   "French Tarot: deal files with the play).")
+              help="table: double-dummy table of each deal; advise: bidding advice per hand "
+                   "(French Tarot: which contract to take, or to pass); review: the DD cost "
+                   "of every card of each played deal (IN: play records; French Tarot: deal "
+                   "files with the play).")
 @click.option("--contract", "contracts", multiple=True, metavar="NAME[,NAME]",
               help="Only these contracts (repeatable; default all of the profile).")
-@click.option("--declarer", "declarers", multiple=True, metavar="SEAT[,SEAT]",
-              help="Only these declarer seats F, M, R (repeatable; default all).")
+@click.option("--declarer", "--seat", "declarers", multiple=True, metavar="SEAT[,SEAT]",
+              help="Only these declarer seats F, M, R (repeatable; default all); advise: the "
+                   "seats whose hands are advised.  French Tarot: seats 1 to 4; advise "
+                   "defaults to a record's taker, else every hand it holds.")
 @click.option("--rules", "rules_name", default=None, metavar="NAME",
               help="Rule profile for records without their own (default: the global --rules).")
 @click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
@@ -141,10 +146,11 @@ def _run(input_path: Path, out: Path, batch_settings: BatchSettings, chunk_size:
               help="table mode: stop a table row after N search nodes; it is kept with its "
                    "proved bounds (status over_budget), and the same command with a larger N "
                    "solves only such rows; default no limit.")
-@click.option("--samples", type=click.IntRange(min=1), default=100, show_default=True,
-              help="advise mode: sampled worlds per contract.")
+@click.option("--samples", "--worlds", "samples", type=click.IntRange(min=1), default=None,
+              help="advise mode: sampled worlds per contract (default 100; French Tarot: "
+                   f"worlds per hand, default {FRENCH_ADVICE_WORLDS}, at least 8).")
 @click.option("--seed", type=int, default=1, show_default=True,
-              help="advise mode: random seed.")
+              help="advise mode: random seed (a row's worlds depend on it and the hand only).")
 @click.option("--keep-parts", is_flag=True, help="Keep OUT.parts/ after a successful run.")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
 @click.pass_obj
@@ -152,7 +158,7 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
             contracts: tuple[str, ...], declarers: tuple[str, ...], rules_name: str | None,
             jobs: int, chunk_size: int, scheduler: str | None, dask_local: int | None,
             strict: bool, restart: bool, no_timing: bool, node_limit: int | None,
-            samples: int, seed: int, keep_parts: bool, no_progress: bool) -> None:
+            samples: int | None, seed: int, keep_parts: bool, no_progress: bool) -> None:
     """Analyse every deal of IN (a .jsonl or .csv deal file, NOTATION.md section 5).
 
     Results are checkpointed chunk by chunk in OUT.parts/: a run that is killed resumes
@@ -169,9 +175,9 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
     if jobs == 0:
         jobs = os.cpu_count() or 1
     if settings.game == "french":
-        if mode not in ("table", "review"):
-            raise click.UsageError(f"--mode {mode}: French Tarot files have the table and "
-                                   "review modes.")
+        if mode not in ("table", "review", "advise"):
+            raise click.UsageError(f"--mode {mode}: French Tarot files have the table, "
+                                   "review and advise modes.")
         mode = f"french-{mode}"
     out = output if output is not None else default_output(input_path)
     # Before any work: the results, OUT.errors.csv and OUT.parts/ all go beside OUT.
@@ -182,6 +188,8 @@ def command(settings: Settings, input_path: Path, output: Path | None, mode: str
         mode=mode, rules=rules_name or settings.rules, opts=settings.opts,
         contracts=_split(contracts), declarers=_split(declarers), timing=not no_timing,
         samples=samples, seed=seed, node_limit=node_limit)
+    # Bad settings (a profile, a seat, too few worlds) stop the run before the file is read.
+    batch_settings = check_settings(batch_settings)
 
     # SIGTERM (a scheduler stopping the job, `kill`) takes the same way out as Ctrl-C:
     # workers are stopped and the finished chunks stay for the next run.  The previous

@@ -19,17 +19,18 @@ from ..checkpoint import Checkpoint, CheckpointError, parts_dir
 from .errors import BatchError
 from .job import BatchSummary, run_batch
 from .merge import errors_path_for, has_pyarrow, output_format
-from .modes import FRENCH_MODES, Mode, available_modes, get_mode, register_mode
+from .modes import FRENCH_MODES, Mode, available_modes, check_settings, get_mode, register_mode
 from .plan import DEFAULT_CHUNK_SIZE, BatchPlan, plan_batch
 from .runner import DaskExecutor, PoolExecutor, SerialExecutor, make_executor
-from .settings import BatchSettings
+from .settings import FRENCH_ADVICE_WORLDS, BatchSettings
 from .throughput import measure_batch_throughput
 from .worker import ChunkResult, ChunkTask, RecordError, run_chunk
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE", "BatchError", "BatchPlan", "BatchSettings", "BatchSummary",
     "Checkpoint", "CheckpointError", "ChunkResult", "ChunkTask", "DaskExecutor", "Mode", "PoolExecutor",
-    "FRENCH_MODES", "RecordError", "SerialExecutor", "available_modes", "default_output", "errors_path_for",
+    "FRENCH_ADVICE_WORLDS", "FRENCH_MODES", "RecordError", "SerialExecutor", "available_modes",
+    "check_settings", "default_output", "errors_path_for",
     "get_mode", "make_executor", "measure_batch_throughput", "output_format", "parts_dir",
     "plan_batch", "register_mode", "run_batch", "run_chunk",
 ]

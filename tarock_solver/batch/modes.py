@@ -2,8 +2,8 @@
 
 A :class:`Mode` is a plain function ``analyse(record, settings) -> pandas.DataFrame`` plus
 the empty frame of its schema (for chunks where every record failed).  This registry
-names the modes ``table``, ``advise``, ``review`` and French Tarot's ``french-table`` and
-``french-review`` (only the name travels to the workers) and imports a mode's adapter
+names the modes ``table``, ``advise``, ``review`` and French Tarot's ``french-table``,
+``french-review`` and ``french-advise`` (only the name travels to the workers) and imports a mode's adapter
 module when the mode is first asked for; a mode whose engine cannot be imported is left
 out of :func:`available_modes`.
 """
@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ..deal_files import DealRecord
+from ..errors import RulesError
 from .errors import BatchError
 from .records import loaded_rules
 from .settings import BatchSettings
@@ -99,7 +100,10 @@ def check_settings(settings: BatchSettings) -> BatchSettings:
     if settings.mode in FRENCH_MODES:
         from ..french.rules import Contract, load_rules
 
-        load_rules(settings.rules, settings.opts_dict)
+        rules = load_rules(settings.rules, settings.opts_dict)
+        if settings.mode == "french-advise":
+            _check_french_advice(settings, rules.players)
+            return settings
         if settings.contracts is None:
             return settings
         wanted = {Contract.parse(c) for c in settings.contracts}
@@ -111,6 +115,24 @@ def check_settings(settings: BatchSettings) -> BatchSettings:
     keys = {rules.contract_key(c) for c in settings.contracts}
     ordered = tuple(c for c in rules.contracts if c in keys)
     return dataclasses.replace(settings, contracts=ordered)
+
+
+def _check_french_advice(settings: BatchSettings, players: int) -> None:
+    """What French Tarot advice cannot do, refused before any advice is computed."""
+    from .french_advise_adapter import PLAYERS
+
+    if players != PLAYERS:
+        raise RulesError(f"advice plays four players; the rules {settings.rules} are for "
+                         f"{players}.")
+    if settings.contracts is not None:
+        raise RulesError("French Tarot advice weighs every contract and passing; give no "
+                         "contracts (--contract) for it.")
+    if settings.samples < 8:
+        raise RulesError(f"{settings.samples} worlds: French Tarot advice needs at least 8 "
+                         "for a standard error.")
+    if settings.seed < 0:
+        raise RulesError(f"seed {settings.seed}: the seed of French Tarot advice is a whole "
+                         "number from 0.")
 
 
 # ---------------------------------------------------------------------------
@@ -184,11 +206,27 @@ def _french_review_mode() -> Mode:
                 read=french_review_adapter.read)
 
 
+# ---------------------------------------------------------------------------
+# french-advise: which contract to take with a hand of a French Tarot deal, or to pass
+# (tarock_solver.french.advice; input: a French Tarot deal file, read by the mode's own
+# ``read``): one row per hand advised with the recommendation and every option's numbers.
+# ---------------------------------------------------------------------------
+
+
+def _french_advise_mode() -> Mode:
+    from . import french_advise_adapter
+
+    return Mode("french-advise", "French Tarot: bidding advice for a hand, by sampling",
+                french_advise_adapter.analyse, french_advise_adapter.empty,
+                read=french_advise_adapter.read)
+
+
 #: The modes that analyse French Tarot files (``--game french``).
-FRENCH_MODES = ("french-table", "french-review")
+FRENCH_MODES = ("french-table", "french-review", "french-advise")
 
 register_mode("table", _table_mode)
 register_mode("advise", _advise_mode)
 register_mode("review", _review_mode)
 register_mode("french-table", _french_table_mode)
 register_mode("french-review", _french_review_mode)
+register_mode("french-advise", _french_advise_mode)

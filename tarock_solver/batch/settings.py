@@ -12,6 +12,7 @@ with a larger one.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,11 @@ from typing import Any
 from ..cards import SEAT_HELP, SEAT_NAMES
 from ..errors import RulesError
 
-__all__ = ["BatchSettings"]
+__all__ = ["FRENCH_ADVICE_WORLDS", "BatchSettings"]
+
+#: Worlds of French Tarot advice when none are given: the adviser's own default
+#: (``FrenchAdviceRequest.worlds``).
+FRENCH_ADVICE_WORLDS = 256
 
 
 def _seats(values: Iterable[str] | None) -> tuple[str, ...] | None:
@@ -45,7 +50,8 @@ class BatchSettings:
     ``declarers`` restrict the table (``None`` = all).  ``timing=False`` writes no wall
     times (``solve_ms`` is null), which makes outputs byte-identical between runs.
     ``node_limit`` caps the search nodes of each table row (``None``: no cap).
-    ``samples`` and ``seed`` are the advice mode's worlds per contract and random seed.
+    ``samples`` and ``seed`` are the advice modes' worlds (per contract in the ``advise``
+    mode) and random seed.
     ``worker_threads`` caps numba's threads inside worker processes so that ``--jobs N``
     does not oversubscribe the cores; the main process keeps its own setting.
     """
@@ -65,10 +71,13 @@ class BatchSettings:
     def create(cls, *, mode: str = "table", rules: str = "dummett",
                opts: Mapping[str, Any] | None = None, contracts: Iterable[str] | None = None,
                declarers: Iterable[str] | None = None, timing: bool = True,
-               samples: int = 100, seed: int = 1, node_limit: int | None = None,
+               samples: int | None = None, seed: int = 1, node_limit: int | None = None,
                worker_threads: int | None = None) -> BatchSettings:
         """Normalised settings: seats upper-case in seat order, options sorted (French
-        Tarot seats 1..4 in order)."""
+        Tarot seats 1..4 in order); ``samples`` by default that of the mode
+        (:data:`FRENCH_ADVICE_WORLDS` for French Tarot advice, else 100)."""
+        if samples is None:
+            samples = FRENCH_ADVICE_WORLDS if mode == "french-advise" else 100
         if str(mode).startswith("french"):
             seats = None if not declarers else _french_seats(declarers)
         else:
@@ -92,8 +101,15 @@ class BatchSettings:
             "contracts": None if self.contracts is None else list(self.contracts),
             "declarers": None if self.declarers is None else list(self.declarers),
             "timing": self.timing}
-        if self.mode == "advise":  # sampling settings mean nothing to the exact table
+        if self.mode in ("advise", "french-advise"):
+            # sampling settings mean nothing to the exact table
             out.update(samples=self.samples, seed=self.seed)
+        if self.mode == "french-advise":
+            # every number is the evaluator's: a run must not resume chunks advised by
+            # other weights
+            from ..french.estimate.model import WEIGHTS_PATH
+
+            out["evaluator"] = hashlib.sha256(WEIGHTS_PATH.read_bytes()).hexdigest()[:16]
         if self.mode == "french-review":
             # the early cards' estimates are the evaluator's: a run must not resume chunks
             # estimated by another one (or left unjudged for want of one)

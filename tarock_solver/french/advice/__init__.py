@@ -4,7 +4,8 @@
 * :mod:`.worlds` — the worlds of a hand and a taker's inner worlds;
 * :mod:`.discard` — the taker's discard on his hand and the chien;
 * :mod:`.policy` — the others' bids when the player passes;
-* :mod:`.value` — P(make) and the expected score of an estimated margin.
+* :mod:`.value` — P(make) and the expected score of an estimated margin;
+* :mod:`.rows` — the advice as flat table rows, one per hand advised.
 """
 
 from .adviser import PASS, FrenchAdvice, FrenchAdviceRequest, FrenchOption, advise_french
