@@ -21,9 +21,13 @@ from pathlib import Path
 
 import numpy as np
 
-from tarock_solver.french.estimate.model import FrenchEvaluator, position_arrays
+from tarock_solver.french.estimate.model import (
+    FrenchEvaluator,
+    load_french_evaluator,
+    position_arrays,
+)
 from tarock_solver.french.solver import FrenchSearch, margin_table
-from tarock_solver.french.training.positions import sample_position
+from tarock_solver.french.training.positions import SAMPLER_VERSION, sample_position
 from tarock_solver.solver import Budget
 from tarock_solver.training.train import metrics
 
@@ -52,12 +56,15 @@ def main() -> int:
     ap.add_argument("--nodes", type=int, default=200_000_000)
     ap.add_argument("--deals", type=int, default=30)
     ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--made-deals", type=int, default=0,
+                    help="Whole deals on which only 'made or not' is solved (one test).")
     ap.add_argument("--cache", type=Path, default=None)
+    ap.add_argument("--exact-only", action="store_true",
+                    help="Only solve and cache the exact values (no model needed).")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
-    model = (FrenchEvaluator.load(args.weights) if args.weights else
-             __import__("tarock_solver.french.estimate.model", fromlist=["x"])
-             .load_french_evaluator())
+    model = None if args.exact_only else (
+        FrenchEvaluator.load(args.weights) if args.weights else load_french_evaluator())
     search = FrenchSearch(tt_bits=22)
     table = margin_table()
     doc: dict = {"config": {k: str(v) if isinstance(v, Path) else v
@@ -67,7 +74,8 @@ def main() -> int:
         args.cache.mkdir(parents=True, exist_ok=True)
     for t in args.levels:
         positions = [sample_position(args.seed, i, t) for i in range(args.count)]
-        cached = args.cache / f"level-{t:02d}-{args.seed}-{args.count}.npz" if args.cache else None
+        cached = (args.cache / f"level-{t:02d}-{args.seed}-{args.count}-v{SAMPLER_VERSION}.npz"
+                  if args.cache else None)
         if cached is not None and cached.exists():
             z = np.load(cached)
             yp, ym = list(z["points"]), list(z["margin"])
@@ -83,6 +91,10 @@ def main() -> int:
                 ym.append(m.lower if m.exact else np.nan)
             if cached is not None:
                 np.savez(cached, points=np.array(yp, float), margin=np.array(ym, float))
+        if model is None:
+            print(f"[{time.perf_counter() - t0:.0f}s] level {t}: solved", file=sys.stderr,
+                  flush=True)
+            continue
         res = _check(model, positions, yp, ym)
         res["over_budget"] = int(np.isnan(yp).sum() + np.isnan(ym).sum())
         doc["levels"][str(t)] = res
@@ -90,13 +102,14 @@ def main() -> int:
             {k: (round(v["mae"], 2), round(v["r"], 3), round(v["y_sd"], 2))
              for k, v in res.items() if isinstance(v, dict)}), file=sys.stderr, flush=True)
     rows = []
-    deals_cache = (args.cache / f"deals-{args.seed + 1000}-{args.seconds:g}.json"
-                   if args.cache else None)
+    deals_cache = (args.cache / f"deals-{args.seed + 1000}-{args.seconds:g}-v{SAMPLER_VERSION}"
+                   ".json" if args.cache else None)
     known = json.loads(deals_cache.read_text()) if deals_cache and deals_cache.exists() else {}
     for i in range(args.deals):
         pos = sample_position(args.seed + 1000, i, 18)
         a = position_arrays([pos])
-        p_est, m_est = (float(x[0]) for x in model.predict_start(a))
+        p_est, m_est = ((float(x[0]) for x in model.predict_lookahead(a)) if model
+                        else (float("nan"), float("nan")))
         if str(i) in known:
             mb, pb, secs = known[str(i)]
         else:
@@ -104,10 +117,11 @@ def main() -> int:
             # the same exact value
             search.clear()
             m = search.outcome_value(pos, table, budget=Budget(seconds=args.seconds),
-                                     guess=int(round(m_est)))
+                                     guess=None if model is None else int(round(m_est)))
             search.clear()
             p = search.points(pos, budget=Budget(seconds=args.seconds),
-                              guess=int(round(p_est)) + pos.state.taker_points)
+                              guess=None if model is None
+                              else int(round(p_est)) + pos.state.taker_points)
             mb, pb, secs = [m.lower, m.upper], [p.lower, p.upper], [m.seconds, p.seconds]
             known[str(i)] = [mb, pb, secs]
             if deals_cache is not None:
@@ -118,6 +132,38 @@ def main() -> int:
         print(f"[{time.perf_counter() - t0:.0f}s] deal {i}: margin est {m_est:.0f} exact "
               f"{mb[0]}..{mb[1]}; points est {p_est + pos.state.taker_points:.0f} exact "
               f"{pb[0]}..{pb[1]}", file=sys.stderr, flush=True)
+    made_rows = []
+    made_cache = (args.cache / f"made-{args.seed + 2000}-{args.seconds:g}-v{SAMPLER_VERSION}"
+                  ".json" if args.cache else None)
+    made_known = (json.loads(made_cache.read_text())
+                  if made_cache and made_cache.exists() else {})
+    for i in range(args.made_deals):
+        pos = sample_position(args.seed + 2000, i, 18)
+        if str(i) not in made_known:
+            search.clear()
+            r = search.outcome_value(pos, table, guess=0, max_tests=1,
+                                     budget=Budget(seconds=args.seconds))
+            made_known[str(i)] = 1 if r.lower >= 0 else 0 if r.upper < 0 else -1
+            if made_cache is not None:
+                made_cache.write_text(json.dumps(made_known))
+        m_est = (float(model.predict_lookahead(position_arrays([pos]))[1][0]) if model
+                 else float("nan"))
+        made_rows.append({"index": i, "made": made_known[str(i)], "margin_est": m_est})
+        print(f"[{time.perf_counter() - t0:.0f}s] made-deal {i}: {made_known[str(i)]}, "
+              f"margin est {m_est:.0f}", file=sys.stderr, flush=True)
+    if model is None:
+        return 0
+    doc["made_deals"] = made_rows
+    known_made = [r for r in made_rows if r["made"] >= 0]
+    if known_made:
+        y = np.array([r["made"] for r in known_made], float)
+        est = np.array([r["margin_est"] for r in known_made])
+        doc["made_summary"] = {
+            "deals": len(made_rows), "resolved": len(known_made),
+            "made_share": float(y.mean()),
+            "sign_agrees": float(np.mean((est >= -0.5) == (y == 1))),
+            "mean_estimate_made": float(est[y == 1].mean()) / 2 if (y == 1).any() else None,
+            "mean_estimate_failed": float(est[y == 0].mean()) / 2 if (y == 0).any() else None}
     doc["whole_deals"] = rows
     for key in ("margin", "points"):
         done = [r for r in rows if r[key][0] == r[key][1]]

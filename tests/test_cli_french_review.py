@@ -86,8 +86,13 @@ def test_a_record_in_a_text_file_and_only_the_mistakes(capsys, tmp_path, blunder
     assert "Review b11" in out and "Margin" not in out
     trick, place = divmod(index, 4)
     assert f"  {trick + 1}.{place + 1} " in out
-    assert "no card is judged, for want of a learned evaluator" in out
+    # the learned evaluator is installed: the cards before the exact zone are estimates
+    assert "~ estimates of the learned evaluator" in out
     assert out.isascii()
+    code, out, err = run(capsys, "--ascii", "--game", "french", "review", str(path),
+                         "--mistakes", "--exact-tricks", "5", "--no-margin", "--no-estimate")
+    assert code == 0, err
+    assert "no card is judged, for want of a learned evaluator (--no-estimate)" in out
 
 
 def test_the_learned_evaluator_is_used_when_it_is_installed(capsys, monkeypatch, blunder_text):

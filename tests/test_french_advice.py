@@ -50,7 +50,7 @@ def test_rows_are_plain_means_over_the_worlds(advice) -> None:
     for contract in (Contract.PETITE, Contract.GARDE, Contract.GARDE_SANS,
                      Contract.GARDE_CONTRE):
         a = _start_rows(worlds, 1, contract, chosen if contract.exchanges else None)
-        pts, margin = model.predict_start(a)
+        pts, margin = model.predict_lookahead(a)
         score = 3 * expected_value(margin, MARGIN_SD, contract.multiplier)
         row = advice.option(contract.value)
         assert row.score.mean == pytest.approx(score.mean())

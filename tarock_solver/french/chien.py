@@ -16,6 +16,7 @@ from ..errors import RulesError
 from .cards import (
     CARD_IDS,
     CHIEN_SIZE,
+    HALF_POINTS,
     JACK,
     KING_MASK,
     OUDLER_MASK,
@@ -27,7 +28,7 @@ from .cards import (
 )
 
 __all__ = ["DiscardError", "check_discard", "discard_pool", "legal_discards",
-           "merged_discards", "trumps_to_show"]
+           "merged_discards", "quick_discard", "trumps_to_show"]
 
 
 class DiscardError(RulesError):
@@ -155,3 +156,17 @@ def merged_discards(hand_with_chien: int, players: int = 4) -> list[int]:
 
     walk(0, size, 0)
     return out
+
+
+def quick_discard(full: int, players: int = 4) -> int:
+    """A quick legal discard: from the shortest suits first, the cheapest card within
+    (the rule of thumb of voiding suits and putting no points at risk), trumps only when
+    the rules force them, the lowest."""
+    size = _size(players)
+    free, trumps = discard_pool(full)
+    cards = cards_of(free)
+    if len(cards) < size:
+        return free | mask_of(cards_of(trumps)[:size - len(cards)])
+    length = [sum(1 for c in cards_of(full) if suit_of(c) == s) for s in range(4)]
+    cards.sort(key=lambda c: (length[suit_of(c)], HALF_POINTS[c], c))
+    return mask_of(cards[:size])

@@ -213,7 +213,9 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
     for contract in CONTRACTS:
         a = _start_rows(worlds, seat, contract, chosen if contract.exchanges else None)
         starts[contract.value] = a
-        pts, margin = model.predict_start(a)
+        # the world's values with one trick of look-ahead: a fifth closer to the exact
+        # values than the ensembles alone (docs/EVALUATOR.md)
+        pts, margin = model.predict_lookahead(a)
         played = [((req.hand | w.chien) & ~chosen[j]) if contract.exchanges else req.hand
                   for j, w in enumerate(worlds)]
         poignees += poignee_gains(req.rules, contract.value, played, margin, sd)

@@ -9,7 +9,8 @@ Both are judged against plain play of the same contract on the same worlds, pair
   the count allows, the Excuse only in place of a missing trump (the rule);
 * a chelem is decided by the exact solver, the taker leading the first trick as an
   announced chelem does: on each examined world it is proved made, proved impossible, or
-  left open by the node budget, and its gain is given as bounds when any is open.
+  left open by the node budget, and its gain is given as bounds when any is open.  A
+  hand of master trumps alone is a chelem without search.
 """
 
 from __future__ import annotations
@@ -77,6 +78,23 @@ def poignee_gains(rules: FrenchRules, contract: str, hands: list[int], margins: 
     return out
 
 
+def _sure_chelem(pos: FrenchPosition) -> bool:
+    """The taker leads and holds only trumps above every trump of the defence (and maybe
+    the Excuse, led to the last trick): every trick is his.  Proving it by search means
+    trying every card the defence may throw, which the node budget does not allow."""
+    if pos.trick or pos.leader != pos.taker:
+        return False
+    hand = pos.hands[pos.taker]
+    if hand & ~(TRUMP_MASK | 1 << EXCUSE):
+        return False
+    defence = 0
+    for seat, h in enumerate(pos.hands):
+        if seat != pos.taker:
+            defence |= h & TRUMP_MASK
+    mine = hand & TRUMP_MASK
+    return bool(mine) and (not defence or (mine & -mine).bit_length() > defence.bit_length())
+
+
 @dataclass(frozen=True)
 class ChelemCheck:
     examined: int
@@ -96,6 +114,9 @@ def chelem_check(rules: FrenchRules, positions: list[FrenchPosition], *,
     search = FrenchSearch(excuse_last=excuse_last)
     state = []
     for pos in positions:
+        if _sure_chelem(pos):
+            state.append(1)
+            continue
         search.clear()
         r = search.outcome_value(pos, table, guess=1, max_tests=1, budget=Budget(nodes=nodes))
         state.append(1 if r.lower >= 1 else 0 if r.upper <= 0 else -1)

@@ -35,6 +35,7 @@ class DiscardChoice:
     discard: int
     candidates: int  # merged legal discards valued
     value: float  # the finalist's mean expected value per defender, multiplier 1
+    finalists: tuple[tuple[int, float], ...] = ()  # (discard, value), best first
 
 
 def discard_positions(full: int, discards: list[int], taker: int, leader: int,
@@ -84,5 +85,7 @@ def choose_discard(model: FrenchEvaluator, full: int, taker: int, leader: int, s
     finalists = [cands[i] for i in order]
     more = inner_defences(full, taker, seed, STREAM_INNER + 100, index, settings.final_worlds)
     second = _values(model, full, finalists, taker, leader, more, sd)
-    best = int(np.argmax(second))
-    return DiscardChoice(finalists[best], len(cands), float(second[best]))
+    ranked = np.argsort(-second, kind="stable")
+    best = int(ranked[0])
+    return DiscardChoice(finalists[best], len(cands), float(second[best]),
+                         tuple((finalists[i], float(second[i])) for i in ranked))

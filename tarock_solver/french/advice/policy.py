@@ -15,14 +15,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...advise.sampling import rng_for
-from ..cards import ALL_CARDS, HAND_SIZE, cards_of, half_points, mask_of, oudlers_in, split, suit_of
-from ..chien import discard_pool
+from ..cards import ALL_CARDS, HAND_SIZE, cards_of, half_points, mask_of, oudlers_in, split
+from ..chien import quick_discard
 from ..estimate.model import FrenchEvaluator, PositionArrays
 from ..rules import Contract
 from .value import expected_value
 from .worlds import STREAM_POLICY, FrenchWorld
 
-__all__ = ["CONTRACTS", "PolicySettings", "auction", "quick_discard"]
+__all__ = ["CONTRACTS", "PolicySettings", "auction"]
 
 CONTRACTS = (Contract.PETITE, Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE)
 
@@ -30,17 +30,6 @@ CONTRACTS = (Contract.PETITE, Contract.GARDE, Contract.GARDE_SANS, Contract.GARD
 @dataclass(frozen=True)
 class PolicySettings:
     inner_worlds: int = 8
-
-
-def quick_discard(full: int) -> int:
-    """Six cards to put aside: from the shortest suits first, the cheapest within."""
-    free, trumps = discard_pool(full)
-    cards = cards_of(free)
-    if len(cards) < 6:
-        return free | mask_of(cards_of(trumps)[:6 - len(cards)])
-    length = {s: sum(1 for c in cards_of(full) if suit_of(c) == s) for s in range(4)}
-    cards.sort(key=lambda c: (length[suit_of(c)], half_points(1 << c), c))
-    return mask_of(cards[:6])
 
 
 def _row(hands: tuple[int, ...], chien: int, taker: int, contract: Contract
@@ -125,5 +114,5 @@ def auction(model: FrenchEvaluator, world: FrenchWorld, passer: int, seed: int, 
         return -1, None, 0.0
     contract = CONTRACTS[bid]
     lo, hi, pts, oud = _row(world.hands, world.chien, taker, contract)
-    _, m = model.predict_start(_arrays([(lo, hi, pts, oud)], [taker]), points=False)
+    _, m = model.predict_lookahead(_arrays([(lo, hi, pts, oud)], [taker]))
     return taker, contract, float(expected_value(m, sd, contract.multiplier)[0])
