@@ -44,8 +44,10 @@ __all__ = ["MARGIN_SD", "PASS", "FrenchAdvice", "FrenchAdviceRequest", "FrenchOp
            "advise_french"]
 
 PASS = "pass"
-#: The evaluator's residual SD of the final margin on whole deals, in half points
-#: (docs/EVALUATOR.md, the French Tarot model card).
+#: The SD taken for the evaluator's error on a whole deal's margin, in half points (8
+#: points): twice the residual SD against fresh exact solves one trick above the exact
+#: levels (4.4 points, docs/EVALUATOR.md), since each look-ahead level adds its error; the
+#: whole-deal error itself is beyond measure while whole deals are beyond the solver.
 MARGIN_SD = 16.0
 #: Players at the table (the solver and the evaluator play four).
 PLAYERS = 4
