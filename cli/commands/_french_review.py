@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import sys
 from importlib import resources
-from pathlib import Path
 
 import click
 
@@ -31,10 +30,10 @@ from tarock_solver.french.rules import FrenchRules
 
 from ..main import Settings
 from ._french import plain_french
+from ._records import read_record_argument
 from ._text import stdout_encoding
 
 EXAMPLE = "french_review_example.txt"
-_FILE_SUFFIXES = (".jsonl", ".ndjson", ".csv")
 #: Tricks in a French Tarot deal (four players).
 _TRICKS = 18
 
@@ -45,26 +44,10 @@ def example_text() -> str:
 
 
 def _read(words: tuple[str, ...]) -> list[FrenchDealRecord]:
-    text = " ".join(words).strip()
-    if not text:
-        raise click.UsageError('give a played deal, a file of them or "example", e.g. '
-                               "tarock --game french review example.")
-    if text.lower() == "example":
-        return [parse_record(example_text())]
-    path = Path(text)
-    if len(words) == 1 and "\n" not in text and ":" not in text and path.suffix:
-        if not path.is_file():
-            raise click.UsageError(f"{text}: no such file.")
-        if path.suffix.lower() in _FILE_SUFFIXES:
-            records = read_deals(path)
-            if not records:
-                raise click.UsageError(f"{text}: the file holds no record.")
-            return records
-        try:
-            return [parse_record(path.read_text(encoding="utf-8"))]
-        except UnicodeDecodeError:
-            raise click.UsageError(f"{text}: not UTF-8 text.") from None
-    return [parse_record(text)]
+    return read_record_argument(
+        words, example=example_text, parse=parse_record, read_file=read_deals,
+        usage='give a played deal, a file of them or "example", e.g. '
+              "tarock --game french review example.")
 
 
 @click.command("review")

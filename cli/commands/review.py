@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import sys
 from importlib import resources
-from pathlib import Path
 
 import click
 
@@ -24,10 +23,10 @@ from tarock_solver.review.report import review_lines, review_to_json
 
 from ..main import Settings
 from ._output import PLOT_SUFFIXES, check_output
+from ._records import read_record_argument
 from ._text import plain, stdout_encoding
 
 EXAMPLE = "review_example.txt"
-_FILE_SUFFIXES = (".jsonl", ".ndjson", ".csv")
 
 
 def example_text() -> str:
@@ -36,23 +35,10 @@ def example_text() -> str:
 
 
 def _read(words: tuple[str, ...]) -> list[PlayRecord]:
-    text = " ".join(words).strip()
-    if not text:
-        raise click.UsageError('give a play record, a file of records or "example", e.g. '
-                               "tarock review example.")
-    if text.lower() == "example":
-        return [parse_record(example_text())]
-    path = Path(text)
-    if len(words) == 1 and "\n" not in text and ":" not in text and path.suffix:
-        if not path.is_file():
-            raise click.UsageError(f"{text}: no such file.")
-        if path.suffix.lower() in _FILE_SUFFIXES:
-            records = read_play_records(path)
-            if not records:
-                raise click.UsageError(f"{text}: the file holds no record.")
-            return records
-        return [parse_record(path.read_text(encoding="utf-8"))]
-    return [parse_record(text)]
+    return read_record_argument(
+        words, example=example_text, parse=parse_record, read_file=read_play_records,
+        usage='give a play record, a file of records or "example", e.g. '
+              "tarock review example.")
 
 
 @click.command("review")

@@ -12,6 +12,7 @@ ids, :data:`.cards.CARD_IDS`).  Reading and writing deals is :mod:`.notation`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +43,7 @@ __all__ = [
     "FrenchPartialDeal",
     "canonical_order",
     "contract_name",
+    "deal_around",
     "deal_size_phrase",
     "describe_card",
     "random_deal",
@@ -333,3 +335,19 @@ def random_deals(seed: int, count: int, players: int = 4) -> list[FrenchDeal]:
     if count < 0:
         raise ValueError("count must not be negative")
     return [random_deal(seed + i, players) for i in range(count)]
+
+
+def deal_around(seat: int, hand: int, cards: Sequence[int], size: int, players: int = 4
+                ) -> tuple[tuple[int, ...], int]:
+    """``hand`` at ``seat`` and the other seats given ``size`` cards each from ``cards`` in
+    order (seat order, skipping ``seat``); returns the hands and the set of the cards left
+    over (the chien, when ``cards`` held it)."""
+    hands = []
+    k = 0
+    for s in range(players):
+        if s == seat:
+            hands.append(hand)
+            continue
+        hands.append(mask_of(int(c) for c in cards[k:k + size]))
+        k += size
+    return tuple(hands), mask_of(int(c) for c in cards[k:])

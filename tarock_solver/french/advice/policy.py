@@ -15,8 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...advise.sampling import rng_for
-from ..cards import ALL_CARDS, HAND_SIZE, cards_of, half_points, mask_of, oudlers_in, split
+from ..cards import ALL_CARDS, HAND_SIZE, cards_of, half_points, oudlers_in, split
 from ..chien import quick_discard
+from ..deal import deal_around
 from ..estimate.model import FrenchEvaluator, PositionArrays
 from ..rules import Contract
 from .value import expected_value
@@ -66,14 +67,7 @@ def _inner(hand: int, seat: int, seed: int, index: tuple[int, ...], count: int
     out = []
     for k in range(count):
         perm = unknown[rng_for(seed, STREAM_POLICY, *index, k).permutation(len(unknown))]
-        hands, j = [], 0
-        for s in range(4):
-            if s == seat:
-                hands.append(hand)
-            else:
-                hands.append(mask_of(int(c) for c in perm[j:j + size]))
-                j += size
-        out.append((tuple(hands), mask_of(int(c) for c in perm[j:])))
+        out.append(deal_around(seat, hand, perm, size))
     return out
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...advise.sampling import rng_for
-from ..cards import ALL_CARDS, HAND_SIZE, cards_of, mask_of, split
+from ..cards import ALL_CARDS, HAND_SIZE, cards_of, split
+from ..deal import deal_around
 
 __all__ = ["STREAM_INNER", "STREAM_POLICY", "STREAM_WORLDS", "FrenchWorld", "inner_defences",
            "sample_world", "words"]
@@ -37,17 +38,8 @@ def sample_world(hand: int, seat: int, seed: int, index: int, chien: int | None 
     known = hand | (chien or 0)
     unknown = np.array(cards_of(ALL_CARDS & ~known), np.int64)
     perm = unknown[rng_for(seed, STREAM_WORLDS, index).permutation(len(unknown))]
-    size = HAND_SIZE[4]
-    hands = []
-    k = 0
-    for s in range(4):
-        if s == seat:
-            hands.append(hand)
-            continue
-        hands.append(mask_of(int(c) for c in perm[k:k + size]))
-        k += size
-    rest = mask_of(int(c) for c in perm[k:]) if chien is None else chien
-    return FrenchWorld(tuple(hands), rest)  # type: ignore[arg-type]
+    hands, rest = deal_around(seat, hand, perm, HAND_SIZE[4])
+    return FrenchWorld(hands, rest if chien is None else chien)  # type: ignore[arg-type]
 
 
 def inner_defences(known: int, taker: int, seed: int, stream: int, index: tuple[int, ...],
@@ -59,13 +51,7 @@ def inner_defences(known: int, taker: int, seed: int, stream: int, index: tuple[
     out = []
     for k in range(count):
         perm = unknown[rng_for(seed, stream, *index, k).permutation(len(unknown))]
-        hands = [0, 0, 0, 0]
-        j = 0
-        for s in range(4):
-            if s != taker:
-                hands[s] = mask_of(int(c) for c in perm[j:j + size])
-                j += size
-        out.append(tuple(hands))  # type: ignore[arg-type]
+        out.append(deal_around(taker, 0, perm, size)[0])  # type: ignore[arg-type]
     return out
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..cards import EXCUSE, N_CARDS, TRUMP_MASK, cards_of, half_points, mask_of, oudlers_in
 from ..chien import quick_discard
+from ..deal import deal_around
 from ..play import PlayState
 from ..rules import Contract
 from ..solver import FrenchPosition
@@ -46,15 +47,8 @@ def sample_position(seed: int, index: int, tricks_left: int) -> FrenchPosition:
     mine = np.concatenate([trumps[:k], others[:18 - k]])
     rest = np.concatenate([trumps[k:], others[18 - k:]])
     rest = rest[rng.permutation(len(rest))]
-    hands = []
-    j = 0
-    for s in range(4):
-        if s == taker:
-            hands.append(mask_of(int(c) for c in mine))
-        else:
-            hands.append(mask_of(int(c) for c in rest[j:j + 18]))
-            j += 18
-    chien = mask_of(int(c) for c in rest[j:])
+    dealt, chien = deal_around(taker, mask_of(int(c) for c in mine), rest, 18)
+    hands = list(dealt)
     contract = _CONTRACTS[int(rng.choice(len(_CONTRACTS), p=_SHARES))]
     if contract.exchanges:
         full = hands[taker] | chien
