@@ -16,6 +16,7 @@ from pathlib import Path
 import batch_deals
 import pandas as pd
 import pytest
+from batchtools import Crash, CrashingExecutor
 from click.testing import CliRunner
 from tarock_cli.main import cli
 
@@ -146,20 +147,6 @@ def test_chunk_size_does_not_change_the_output(deals, serial_csv, tmp_path):
 # ----------------------------------------------------------------------------- resuming
 
 
-class Crash(Exception):
-    """Stands in for a run that dies after some chunks."""
-
-
-class CrashingExecutor(SerialExecutor):
-    def __init__(self, after: int) -> None:
-        super().__init__()
-        self.after = after
-
-    def run(self, tasks, settings):
-        for n, result in enumerate(super().run(tasks, settings)):
-            if n == self.after:
-                raise Crash
-            yield result
 
 
 class RecordingExecutor(SerialExecutor):

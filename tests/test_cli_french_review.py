@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from batchtools import Crash, CrashingExecutor
 from clitools import main, run
 from french_playout import played_deal, played_with_blunder, with_revoke
 
 from tarock_solver.batch import get_mode, plan_batch, run_batch
-from tarock_solver.batch.runner import SerialExecutor
 from tarock_solver.batch.settings import BatchSettings
 from tarock_solver.checkpoint import parts_dir
 from tarock_solver.french.cards import CARD_IDS, half_points
@@ -163,20 +163,6 @@ def test_a_bad_record_in_a_file_stops_the_command_before_any_search(capsys, monk
     assert code == 2 and 'no record with id "nobody"' in err
 
 
-class _Crash(Exception):
-    """Stands in for a run that dies after some chunks."""
-
-
-class _CrashingExecutor(SerialExecutor):
-    def __init__(self, after: int) -> None:
-        super().__init__()
-        self.after = after
-
-    def run(self, tasks, settings):
-        for n, result in enumerate(super().run(tasks, settings)):
-            if n == self.after:
-                raise _Crash
-            yield result
 
 
 def test_batch_review_writes_a_row_per_card_and_resumes(capsys, tmp_path):
@@ -198,8 +184,8 @@ def test_batch_review_writes_a_row_per_card_and_resumes(capsys, tmp_path):
     settings = BatchSettings.create(mode="french-review", rules="fft", timing=False)
     plan = plan_batch(src, 1, reader=get_mode("french-review").read)
     resumed = tmp_path / "resumed.csv"
-    with pytest.raises(_Crash):
-        run_batch(plan, resumed, settings, executor=_CrashingExecutor(after=1))
+    with pytest.raises(Crash):
+        run_batch(plan, resumed, settings, executor=CrashingExecutor(after=1))
     assert len(list(parts_dir(resumed).glob("chunk-*"))) == 1
     summary = run_batch(plan, resumed, settings)
     assert (summary.resumed, summary.analysed) == (1, 2)

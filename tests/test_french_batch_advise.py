@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from batchtools import Crash, CrashingExecutor
 from clitools import main, run
 
 from tarock_solver.analysis.results import frame_to_csv
@@ -26,7 +27,6 @@ from tarock_solver.batch import (
     plan_batch,
     run_batch,
 )
-from tarock_solver.batch.runner import SerialExecutor
 from tarock_solver.french.advice import FrenchAdviceRequest, advise_french
 from tarock_solver.french.advice.rows import ADVICE_COLUMNS, advice_frame, advice_row
 from tarock_solver.french.deal import FrenchPartialDeal, random_deal
@@ -120,20 +120,6 @@ def test_any_jobs_give_the_same_bytes(capsys, tmp_path, deals, whole):
     assert out.read_bytes() == whole
 
 
-class _Crash(Exception):
-    """Stands in for a run that dies after some chunks."""
-
-
-class _CrashingExecutor(SerialExecutor):
-    def __init__(self, after: int) -> None:
-        super().__init__()
-        self.after = after
-
-    def run(self, tasks, settings):
-        for n, result in enumerate(super().run(tasks, settings)):
-            if n == self.after:
-                raise _Crash
-            yield result
 
 
 def test_a_crashed_run_resumes_to_the_same_bytes(tmp_path, deals, whole):
@@ -141,15 +127,15 @@ def test_a_crashed_run_resumes_to_the_same_bytes(tmp_path, deals, whole):
                                     seed=SEED, timing=False)
     plan = plan_batch(deals, 1, reader=get_mode("french-advise").read)
     out = tmp_path / "advice.csv"
-    with pytest.raises(_Crash):
-        run_batch(plan, out, settings, executor=_CrashingExecutor(after=2))
+    with pytest.raises(Crash):
+        run_batch(plan, out, settings, executor=CrashingExecutor(after=2))
     assert len(list(parts_dir(out).glob("chunk-*"))) == 2 and not out.exists()
     summary = run_batch(plan, out, settings)
     assert (summary.resumed, summary.analysed) == (2, 1)
     assert out.read_bytes() == whole
     # other worlds are another run: its checkpoints are not mixed with these
-    with pytest.raises(_Crash):
-        run_batch(plan, out, settings, executor=_CrashingExecutor(after=1))
+    with pytest.raises(Crash):
+        run_batch(plan, out, settings, executor=CrashingExecutor(after=1))
     other = dataclasses.replace(settings, samples=24)
     with pytest.raises(CheckpointError, match="different run"):
         run_batch(plan, out, other)

@@ -1,4 +1,4 @@
-"""Legal chien discards (l'écart) in a Petite or a Garde.
+"""Legal chien discards (l'écart) in a Petite or a Garde, and where the chien goes.
 
 The taker adds the chien to his hand and discards as many cards as it held.  He may
 discard neither a King nor an oudler; a trump only when he has no other card left to
@@ -8,7 +8,7 @@ Python ints, bit = card index, as in :mod:`.cards`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from math import comb
 
@@ -22,13 +22,17 @@ from .cards import (
     OUDLER_MASK,
     TRUMP_MASK,
     cards_of,
+    half_points,
     mask_of,
+    oudlers_in,
     rank_of,
     suit_of,
 )
+from .play import PlayState
+from .rules import Contract
 
 __all__ = ["DiscardError", "check_discard", "discard_pool", "legal_discards",
-           "merged_discards", "quick_discard", "trumps_to_show"]
+           "merged_discards", "opening", "quick_discard", "trumps_to_show"]
 
 
 class DiscardError(RulesError):
@@ -170,3 +174,20 @@ def quick_discard(full: int, players: int = 4) -> int:
     length = [sum(1 for c in cards_of(full) if suit_of(c) == s) for s in range(4)]
     cards.sort(key=lambda c: (length[suit_of(c)], HALF_POINTS[c], c))
     return mask_of(cards[:size])
+
+
+def opening(hands: Sequence[int], chien: int, taker: int, contract: Contract,
+            discard: int | None = None) -> tuple[tuple[int, ...], PlayState]:
+    """The hands and the taker's score so far as the play of ``contract`` starts: in a
+    Petite or a Garde he takes the chien and puts ``discard`` aside (a
+    :func:`quick_discard` when None), which counts for him; in a Garde sans the chien
+    counts for him, in a Garde contre for the defence."""
+    out = list(hands)
+    aside = chien
+    if contract.exchanges:
+        full = out[taker] | chien
+        aside = quick_discard(full) if discard is None else discard
+        out[taker] = full & ~aside
+    mine = contract.chien_to == "taker"
+    return tuple(out), PlayState(half_points(aside) if mine else 0,
+                                 oudlers_in(aside) if mine else 0)

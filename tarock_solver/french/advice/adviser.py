@@ -22,9 +22,9 @@ import numpy as np
 from ...advise.cv import Estimate, PrefixTerm, combine
 from ...advise.decision import NOISE_SE
 from ...errors import RulesError
-from ..cards import CARD_IDS, CHIEN_SIZE, HAND_SIZE, cards_of, half_points, oudlers_in, split
+from ..cards import CARD_IDS, CHIEN_SIZE, HAND_SIZE, cards_of, split
+from ..chien import opening
 from ..estimate.model import FrenchEvaluator, PositionArrays, load_french_evaluator
-from ..play import PlayState
 from ..rules import Contract, FrenchRules
 from ..solver import FrenchPosition
 from .announcements import (
@@ -171,17 +171,12 @@ def _start_rows(worlds: list[FrenchWorld], taker: int, contract: Contract,
     hhi = np.zeros((n, 4), np.int64)
     pts = np.zeros(n, np.int64)
     oud = np.zeros(n, np.int64)
-    mine = contract.chien_to == "taker"
     for j, w in enumerate(worlds):
-        hands = list(w.hands)
-        aside = w.chien
-        if discards is not None:
-            hands[taker] = (hands[taker] | w.chien) & ~discards[j]
-            aside = discards[j]
+        hands, state = opening(w.hands, w.chien, taker, contract,
+                               None if discards is None else discards[j])
         for s in range(4):
             hlo[j, s], hhi[j, s] = split(hands[s])
-        if mine:
-            pts[j], oud[j] = half_points(aside), oudlers_in(aside)
+        pts[j], oud[j] = state.taker_points, state.taker_oudlers
     return PositionArrays(hlo, hhi, np.zeros(n, np.int64), np.full(n, taker, np.int64), pts,
                           oud, np.zeros((n, 4), np.int64), np.zeros(n, np.int64))
 
@@ -268,14 +263,8 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
 def _chelem_start(world: FrenchWorld, taker: int, contract: Contract, discard: int | None
                   ) -> FrenchPosition:
     """The first trick of an announced chelem: the taker leads."""
-    hands = list(world.hands)
-    aside = world.chien
-    if discard is not None:
-        hands[taker] = (hands[taker] | world.chien) & ~discard
-        aside = discard
-    mine = contract.chien_to == "taker"
-    state = PlayState(half_points(aside) if mine else 0, oudlers_in(aside) if mine else 0)
-    return FrenchPosition(tuple(hands), taker, taker, (), state)  # type: ignore[arg-type]
+    hands, state = opening(world.hands, world.chien, taker, contract, discard)
+    return FrenchPosition(hands, taker, taker, (), state)  # type: ignore[arg-type]
 
 
 def _decide(per: dict[str, np.ndarray], rows: np.ndarray

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...advise.sampling import rng_for
-from ..cards import ALL_CARDS, HAND_SIZE, cards_of, half_points, oudlers_in, split
-from ..chien import quick_discard
+from ..cards import ALL_CARDS, HAND_SIZE, cards_of, split
+from ..chien import opening
 from ..deal import deal_around
 from ..estimate.model import FrenchEvaluator, PositionArrays
 from ..rules import Contract
@@ -35,19 +35,12 @@ class PolicySettings:
 
 def _row(hands: tuple[int, ...], chien: int, taker: int, contract: Contract
          ) -> tuple[np.ndarray, np.ndarray, int, int]:
-    hands = list(hands)
-    if contract.exchanges:
-        full = hands[taker] | chien
-        aside = quick_discard(full)
-        hands[taker] = full & ~aside
-    else:
-        aside = chien
-    mine = contract.chien_to == "taker"
+    played, state = opening(hands, chien, taker, contract)
     lo = np.zeros(4, np.int64)
     hi = np.zeros(4, np.int64)
     for s in range(4):
-        lo[s], hi[s] = split(hands[s])
-    return lo, hi, half_points(aside) if mine else 0, oudlers_in(aside) if mine else 0
+        lo[s], hi[s] = split(played[s])
+    return lo, hi, state.taker_points, state.taker_oudlers
 
 
 def _arrays(rows: list, taker: list[int]) -> PositionArrays:

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import EXCUSE, N_CARDS, TRUMP_MASK, cards_of, half_points, mask_of, oudlers_in
-from ..chien import quick_discard
+from ..cards import EXCUSE, N_CARDS, TRUMP_MASK, cards_of, mask_of
+from ..chien import opening
 from ..deal import deal_around
-from ..play import PlayState
 from ..rules import Contract
 from ..solver import FrenchPosition
 
@@ -48,17 +47,9 @@ def sample_position(seed: int, index: int, tricks_left: int) -> FrenchPosition:
     rest = np.concatenate([trumps[k:], others[18 - k:]])
     rest = rest[rng.permutation(len(rest))]
     dealt, chien = deal_around(taker, mask_of(int(c) for c in mine), rest, 18)
-    hands = list(dealt)
     contract = _CONTRACTS[int(rng.choice(len(_CONTRACTS), p=_SHARES))]
-    if contract.exchanges:
-        full = hands[taker] | chien
-        aside = quick_discard(full)
-        hands[taker] = full & ~aside
-    else:
-        aside = chien
-    mine = contract.chien_to == "taker"
-    state = PlayState(half_points(aside) if mine else 0, oudlers_in(aside) if mine else 0)
-    pos = FrenchPosition(tuple(hands), 0, taker, (), state)  # type: ignore[arg-type]
+    hands, state = opening(dealt, chien, taker, contract)
+    pos = FrenchPosition(hands, 0, taker, (), state)  # type: ignore[arg-type]
     while pos.tricks_left > tricks_left or pos.trick:
         legal = cards_of(pos.legal())
         pos = pos.play(legal[int(rng.integers(len(legal)))])
