@@ -49,7 +49,8 @@ def _lines(advice: FrenchAdvice, ascii_only: bool, demo: bool) -> list[str]:
            f"{format_hand(req.hand)}"
            + ("" if req.chien is None else f", chien {format_chien(req.chien)}"),
            f"rules {req.rules.name}   seed {req.seed}   {req.worlds} worlds in "
-           f"{advice.seconds:.1f} s (the learned evaluator on every world)", ""]
+           f"{advice.seconds:.1f} s (the learned evaluator's values: whole deals are beyond "
+           "the exact solver)", ""]
     body = []
     for o in sorted(advice.options, key=lambda o: -o.score.mean):
         body.append([_title(o.option), _pct(o.p_make), _est(o.points), _est(o.margin, signed=True),
@@ -118,7 +119,8 @@ def _announcements(advice: FrenchAdvice) -> list[str]:
 @click.option("--chien", default=None, metavar="CARDS",
               help="The chien, once shown: the Petite and the Garde then play the discard "
                    "chosen for it, and the worlds keep it.")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0))
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0),
+              help="Seed of the worlds: the same seed gives the same numbers.")
 @click.option("--worlds", default=256, show_default=True, type=click.IntRange(min=8),
               metavar="N", help="Worlds (the other hands and the chien) to average over.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
