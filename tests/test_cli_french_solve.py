@@ -120,7 +120,7 @@ def test_a_77_card_deal_is_refused(capsys) -> None:
 
 
 def test_commands_that_do_not_serve_french(capsys) -> None:
-    code, out, err = run(capsys, "--game", "french", "advise", "x")
+    code, out, err = run(capsys, "--game", "french", "serve")
     assert code == 2 and "Illustrated Tarock only" in err
     code, out, err = run(capsys, "--game", "bridge", "show")
     assert code == 2 and "bridge" in err
