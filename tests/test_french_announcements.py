@@ -8,9 +8,9 @@ import pytest
 
 from tarock_solver.french.advice.announcements import (
     chelem_check,
+    poignee_cards,
     poignee_gains,
     poignee_level,
-    trumps_to_show,
 )
 from tarock_solver.french.advice.policy import auction
 from tarock_solver.french.advice.value import made_probability
@@ -40,11 +40,11 @@ def test_poignee_levels_count_the_excuse_for_one_missing_trump() -> None:
 def test_the_trumps_shown_are_the_lowest_the_oudlers_last() -> None:
     hand = mask_of([PETIT, 3, 4, 5, 6, 7, 8, 9, 10, 11, TRUMP_21, EXCUSE]) | \
         parse_hand("SK SQ S3 HK H5 D9", players=None)
-    shown = trumps_to_show(hand, Poignee.SIMPLE)
+    shown = poignee_cards(hand, Poignee.SIMPLE)
     assert shown == mask_of([3, 4, 5, 6, 7, 8, 9, 10, 11, PETIT])
     short = mask_of([3, 4, 5, 6, 7, 8, 9, 10, 11, EXCUSE]) | \
         parse_hand("SK SQ S3 HK H5 D9 D8 D7", players=None)
-    assert trumps_to_show(short, Poignee.SIMPLE) == mask_of([3, 4, 5, 6, 7, 8, 9, 10, 11,
+    assert poignee_cards(short, Poignee.SIMPLE) == mask_of([3, 4, 5, 6, 7, 8, 9, 10, 11,
                                                              EXCUSE])
     assert shown & ~TRUMP_MASK == 0
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from ..errors import RulesError
 from .cards import TARGET_HALF_POINTS, TOTAL_HALF_POINTS
 from .rules import Contract, FrenchRules, Poignee
 
 __all__ = ["BASE", "PETIT_AU_BOUT", "Chelem", "FrenchScore", "Marque", "ScoreLine", "Side",
-           "format_half_points", "marque", "score"]
+           "difference_points", "format_half_points", "marque", "score"]
 
 #: Every contract's fixed worth, before the points difference.
 BASE = 25
@@ -116,13 +117,17 @@ class FrenchScore:
         return self.target_half_points // 2
 
 
+def difference_points(margin: Any) -> Any:
+    """Whole points of difference of a margin in half points (an int, or a numpy array of
+    whole numbers): a half point of difference counts as a whole one for the side that
+    wins it: 41.5 for 41 is made by 1, 40.5 failed by 1 (FFT, three and five players)."""
+    return (abs(margin) + 1) // 2
+
+
 def _difference(taker_half: int, target_half: int) -> tuple[bool, int]:
-    """(made, whole points of difference).  Made at the target or above; a half point of
-    difference counts as a whole one for the side that wins it: 41.5 for 41 is made by 1,
-    40.5 failed by 1 (FFT, three and five players)."""
+    """(made, whole points of difference).  Made at the target or above."""
     diff = taker_half - target_half
-    made = diff >= 0
-    return made, (abs(diff) + 1) // 2
+    return diff >= 0, difference_points(diff)
 
 
 def score(rules: FrenchRules, contract: Contract | str, taker_half_points: int,

@@ -22,18 +22,23 @@ import numpy as np
 from ...advise.cv import Estimate, PrefixTerm, combine
 from ...advise.decision import NOISE_SE
 from ...errors import RulesError
-from ..cards import CARD_IDS, CHIEN_SIZE, HAND_SIZE, cards_of, split
+from ..cards import CARD_IDS, CHIEN_SIZE, HAND_SIZE, cards_of
 from ..chien import opening
-from ..estimate.model import FrenchEvaluator, PositionArrays, load_french_evaluator
+from ..estimate.model import (
+    FrenchEvaluator,
+    PositionArrays,
+    load_french_evaluator,
+    opening_arrays,
+)
 from ..rules import Contract, FrenchRules
 from ..solver import FrenchPosition
 from .announcements import (
     ChelemCheck,
     PoigneeGain,
     chelem_check,
+    poignee_cards,
     poignee_gains,
     poignee_level,
-    trumps_to_show,
 )
 from .discard import DiscardSettings, choose_discard
 from .policy import CONTRACTS, PolicySettings, auction
@@ -166,19 +171,9 @@ def _paired(a: np.ndarray, b: np.ndarray) -> Estimate:
 
 def _start_rows(worlds: list[FrenchWorld], taker: int, contract: Contract,
                 discards: list[int] | None) -> PositionArrays:
-    n = len(worlds)
-    hlo = np.zeros((n, 4), np.int64)
-    hhi = np.zeros((n, 4), np.int64)
-    pts = np.zeros(n, np.int64)
-    oud = np.zeros(n, np.int64)
-    for j, w in enumerate(worlds):
-        hands, state = opening(w.hands, w.chien, taker, contract,
-                               None if discards is None else discards[j])
-        for s in range(4):
-            hlo[j, s], hhi[j, s] = split(hands[s])
-        pts[j], oud[j] = state.taker_points, state.taker_oudlers
-    return PositionArrays(hlo, hhi, np.zeros(n, np.int64), np.full(n, taker, np.int64), pts,
-                          oud, np.zeros((n, 4), np.int64), np.zeros(n, np.int64))
+    openings = [opening(w.hands, w.chien, taker, contract,
+                        None if discards is None else discards[j]) for j, w in enumerate(worlds)]
+    return opening_arrays(openings, [taker] * len(worlds))
 
 
 def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = None,
@@ -193,31 +188,29 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
               for j in range(req.worlds)]
     seat = req.seat
     # the taker's discard on his hand and the chien, one choice for the Petite and the Garde
-    chosen = []
     if req.chien is not None:  # the same information on every world: one choice
         one = choose_discard(model, req.hand | req.chien, seat, 0, req.seed, (0,), sd,
                              req.chien_discard).discard
         chosen = [one] * len(worlds)
-    for j, w in enumerate(worlds if req.chien is None else ()):
-        chosen.append(choose_discard(model, req.hand | w.chien, seat, 0, req.seed, (j,), sd,
-                                     req.discard).discard)
-        if j % 32 == 31:
-            report("discards", 0.7 * (j + 1) / len(worlds))
+    else:
+        chosen = []
+        for j, w in enumerate(worlds):
+            chosen.append(choose_discard(model, req.hand | w.chien, seat, 0, req.seed, (j,),
+                                         sd, req.discard).discard)
+            if j % 32 == 31:
+                report("discards", 0.7 * (j + 1) / len(worlds))
     per: dict[str, np.ndarray] = {}
     rows = []
     poignees: list[PoigneeGain] = []
-    starts = {}
     for contract in CONTRACTS:
         a = _start_rows(worlds, seat, contract, chosen if contract.exchanges else None)
-        starts[contract.value] = a
         # the world's values with one trick of look-ahead: a fifth closer to the exact
         # values than the ensembles alone (docs/EVALUATOR.md)
         pts, margin = model.predict_lookahead(a)
         played = [((req.hand | w.chien) & ~chosen[j]) if contract.exchanges else req.hand
                   for j, w in enumerate(worlds)]
         poignees += poignee_gains(req.rules, contract.value, played, margin, sd)
-        m = contract.multiplier
-        score = 3.0 * expected_value(margin, sd, m)
+        score = 3.0 * expected_value(margin, sd, contract.multiplier)
         per[contract.value] = score
         rows.append(FrenchOption(contract.value, _mean(made_probability(margin, sd)),
                                  _mean((a.points + pts) / 2.0), _mean(margin / 2.0),
@@ -250,9 +243,9 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
                                    chosen[j] if contract.exchanges else None) for j in range(n)]
         chelem = chelem_check(req.rules, positions, nodes=req.chelem_nodes,
                               excuse_last=req.rules.excuse_last_trick)
-    level = max((g.level for g in poignees), key=lambda lv: lv.index, default=None)
-    shown = "" if level is None or poignee_level(req.hand) is None else " ".join(
-        CARD_IDS[c] for c in cards_of(trumps_to_show(req.hand, poignee_level(req.hand))))
+    own = poignee_level(req.hand)
+    shown = "" if own is None else " ".join(CARD_IDS[c]
+                                            for c in cards_of(poignee_cards(req.hand, own)))
     counts = Counter(chosen)
     discards = tuple((" ".join(CARD_IDS[c] for c in cards_of(d)), n / len(worlds))
                      for d, n in counts.most_common(3))

@@ -21,13 +21,13 @@ import numpy as np
 
 from ...advise.cv import Estimate, PrefixTerm, combine
 from ...solver import Budget
-from ..cards import EXCUSE, PETIT, TRUMP_21, TRUMP_MASK, cards_of
+from ..cards import EXCUSE, PETIT, TRUMP_21, TRUMP_MASK, cards_of, mask_of
 from ..rules import POIGNEE_TRUMPS, FrenchRules, Poignee
 from ..solver import FrenchPosition, FrenchSearch
 from .value import made_probability
 
-__all__ = ["ChelemCheck", "PoigneeGain", "chelem_check", "poignee_gains", "poignee_level",
-           "trumps_to_show"]
+__all__ = ["ChelemCheck", "PoigneeGain", "chelem_check", "poignee_cards", "poignee_gains",
+           "poignee_level"]
 
 
 def poignee_level(hand: int, players: int = 4) -> Poignee | None:
@@ -41,7 +41,7 @@ def poignee_level(hand: int, players: int = 4) -> Poignee | None:
     return best
 
 
-def trumps_to_show(hand: int, level: Poignee, players: int = 4) -> int:
+def poignee_cards(hand: int, level: Poignee, players: int = 4) -> int:
     """The cards to show for ``level``: the lowest trumps, the Petit and the 21 last, the
     Excuse only when the trumps run short."""
     need = POIGNEE_TRUMPS[players][level.index]
@@ -51,7 +51,7 @@ def trumps_to_show(hand: int, level: Poignee, players: int = 4) -> int:
     shown = order[:need]
     if len(shown) < need and hand >> EXCUSE & 1:
         shown.append(EXCUSE)
-    return sum(1 << c for c in shown)
+    return mask_of(shown)
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...advise.sampling import rng_for
-from ..cards import ALL_CARDS, HAND_SIZE, cards_of, split
+from ..cards import HAND_SIZE
 from ..chien import opening
 from ..deal import deal_around
-from ..estimate.model import FrenchEvaluator, PositionArrays
+from ..estimate.model import FrenchEvaluator, opening_arrays
 from ..rules import Contract
 from .value import expected_value
-from .worlds import STREAM_POLICY, FrenchWorld
+from .worlds import STREAM_POLICY, FrenchWorld, shuffled_unknown
 
 __all__ = ["CONTRACTS", "PolicySettings", "auction"]
 
@@ -33,35 +32,11 @@ class PolicySettings:
     inner_worlds: int = 8
 
 
-def _row(hands: tuple[int, ...], chien: int, taker: int, contract: Contract
-         ) -> tuple[np.ndarray, np.ndarray, int, int]:
-    played, state = opening(hands, chien, taker, contract)
-    lo = np.zeros(4, np.int64)
-    hi = np.zeros(4, np.int64)
-    for s in range(4):
-        lo[s], hi[s] = split(played[s])
-    return lo, hi, state.taker_points, state.taker_oudlers
-
-
-def _arrays(rows: list, taker: list[int]) -> PositionArrays:
-    n = len(rows)
-    return PositionArrays(np.array([r[0] for r in rows]).reshape(n, 4),
-                          np.array([r[1] for r in rows]).reshape(n, 4),
-                          np.zeros(n, np.int64), np.array(taker, np.int64),
-                          np.array([r[2] for r in rows], np.int64),
-                          np.array([r[3] for r in rows], np.int64),
-                          np.zeros((n, 4), np.int64), np.zeros(n, np.int64))
-
-
 def _inner(hand: int, seat: int, seed: int, index: tuple[int, ...], count: int
            ) -> list[tuple[tuple[int, ...], int]]:
-    unknown = np.array(cards_of(ALL_CARDS & ~hand), np.int64)
-    size = HAND_SIZE[4]
-    out = []
-    for k in range(count):
-        perm = unknown[rng_for(seed, STREAM_POLICY, *index, k).permutation(len(unknown))]
-        out.append(deal_around(seat, hand, perm, size))
-    return out
+    """What a seat may imagine: the hands and chien around its own hand."""
+    return [deal_around(seat, hand, shuffled_unknown(hand, seed, STREAM_POLICY, *index, k),
+                        HAND_SIZE[4]) for k in range(count)]
 
 
 def auction(model: FrenchEvaluator, world: FrenchWorld, passer: int, seed: int, index: int,
@@ -69,23 +44,21 @@ def auction(model: FrenchEvaluator, world: FrenchWorld, passer: int, seed: int, 
             ) -> tuple[int, Contract | None, float]:
     """(taker seat, contract, value per defender on the world) when ``passer`` passes and
     the others bid by the policy; (-1, None, 0.0) when all pass."""
-    rows, takers, where = [], [], []
+    rows, takers = [], []
     for seat in range(4):
         if seat == passer:
             continue
         for hands, chien in _inner(world.hands[seat], seat, seed, (index, seat),
                                    settings.inner_worlds):
-            for c, contract in enumerate(CONTRACTS):
-                rows.append(_row(hands, chien, seat, contract))
+            for contract in CONTRACTS:
+                rows.append(opening(hands, chien, seat, contract))
                 takers.append(seat)
-                where.append((seat, c))
-    _, margin = model.predict_start(_arrays(rows, takers), points=False)
+    _, margin = model.predict_start(opening_arrays(rows, takers), points=False)
     values: dict[int, np.ndarray] = {}
     for seat in range(4):
         if seat == passer:
             continue
-        sel = np.array([w[0] == seat for w in where])
-        m = margin[sel].reshape(settings.inner_worlds, len(CONTRACTS))
+        m = margin[np.array(takers) == seat].reshape(settings.inner_worlds, len(CONTRACTS))
         values[seat] = np.array([expected_value(m[:, c], sd, con.multiplier).mean()
                                  for c, con in enumerate(CONTRACTS)])
     bid, taker = -1, -1
@@ -100,6 +73,6 @@ def auction(model: FrenchEvaluator, world: FrenchWorld, passer: int, seed: int, 
     if taker < 0:
         return -1, None, 0.0
     contract = CONTRACTS[bid]
-    lo, hi, pts, oud = _row(world.hands, world.chien, taker, contract)
-    _, m = model.predict_lookahead(_arrays([(lo, hi, pts, oud)], [taker]))
+    played = opening(world.hands, world.chien, taker, contract)
+    _, m = model.predict_lookahead(opening_arrays([played], [taker]))
     return taker, contract, float(expected_value(m, sd, contract.multiplier)[0])

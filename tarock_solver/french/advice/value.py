@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ..scoring import BASE
+from ..scoring import BASE, difference_points
 
 __all__ = ["NODES", "expected_value", "made_probability"]
 
@@ -28,21 +28,16 @@ def _value(margin: np.ndarray, multiplier: int) -> np.ndarray:
     """The contract's value per defender at a margin in half points: ±(25 + difference)
     × multiplier, the difference in whole points, a half point rounded for the winner."""
     m = np.rint(margin)
-    made = m >= 0
-    diff = (np.abs(m) + 1) // 2
-    return np.where(made, 1.0, -1.0) * (BASE + diff) * multiplier
+    return np.where(m >= 0, 1.0, -1.0) * (BASE + difference_points(m)) * multiplier
 
 
-def expected_value(margin: np.ndarray, sd: float, multiplier: int, *,
-                   bonus: float = 0.0) -> np.ndarray:
-    """Per world, the expected value per defender: the contract's value plus ``bonus``
-    won or lost with it (a poignée), averaged over the exact margin ~ N(margin, sd²)."""
+def expected_value(margin: np.ndarray, sd: float, multiplier: int) -> np.ndarray:
+    """Per world, the contract's expected value per defender, averaged over the exact
+    margin ~ N(margin, sd²)."""
     margin = np.asarray(margin, np.float64)
     out = np.zeros(margin.shape)
     for x, w in zip(_X, _W, strict=True):
-        m = margin + sd * x
-        v = _value(m, multiplier)
-        out += w * (v + np.where(np.rint(m) >= 0, bonus, -bonus))
+        out += w * _value(margin + sd * x, multiplier)
     return out
 
 

@@ -16,7 +16,7 @@ from ..cards import ALL_CARDS, HAND_SIZE, cards_of, split
 from ..deal import deal_around
 
 __all__ = ["STREAM_INNER", "STREAM_POLICY", "STREAM_WORLDS", "FrenchWorld", "inner_defences",
-           "sample_world", "words"]
+           "sample_world", "shuffled_unknown", "words"]
 
 STREAM_WORLDS = 41
 STREAM_INNER = 42
@@ -31,13 +31,18 @@ class FrenchWorld:
     chien: int
 
 
+def shuffled_unknown(known: int, seed: int, stream: int, *index: int) -> np.ndarray:
+    """The cards outside ``known`` in the order drawn by the generator of (``seed``,
+    ``stream``, ``index``)."""
+    unknown = np.array(cards_of(ALL_CARDS & ~known), np.int64)
+    return unknown[rng_for(seed, stream, *index).permutation(len(unknown))]
+
+
 def sample_world(hand: int, seat: int, seed: int, index: int, chien: int | None = None
                  ) -> FrenchWorld:
     """World ``index``: ``hand`` at ``seat``, the other 60 cards dealt at random (54 when
     the ``chien`` is known)."""
-    known = hand | (chien or 0)
-    unknown = np.array(cards_of(ALL_CARDS & ~known), np.int64)
-    perm = unknown[rng_for(seed, STREAM_WORLDS, index).permutation(len(unknown))]
+    perm = shuffled_unknown(hand | (chien or 0), seed, STREAM_WORLDS, index)
     hands, rest = deal_around(seat, hand, perm, HAND_SIZE[4])
     return FrenchWorld(hands, rest if chien is None else chien)  # type: ignore[arg-type]
 
@@ -46,13 +51,9 @@ def inner_defences(known: int, taker: int, seed: int, stream: int, index: tuple[
                    count: int) -> list[tuple[int, int, int, int]]:
     """``count`` deals of the cards outside ``known`` (the taker's 24, or his hand and
     what he put aside) to the three other seats, the taker's seat left 0."""
-    unknown = np.array(cards_of(ALL_CARDS & ~known), np.int64)
-    size = len(unknown) // 3
-    out = []
-    for k in range(count):
-        perm = unknown[rng_for(seed, stream, *index, k).permutation(len(unknown))]
-        out.append(deal_around(taker, 0, perm, size)[0])  # type: ignore[arg-type]
-    return out
+    size = (ALL_CARDS & ~known).bit_count() // 3
+    return [deal_around(taker, 0, shuffled_unknown(known, seed, stream, *index, k),  # type: ignore[misc]
+                        size)[0] for k in range(count)]
 
 
 def words(hands: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:

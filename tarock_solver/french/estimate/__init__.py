@@ -22,6 +22,10 @@ __all__ = ["FrenchEvaluator", "PositionArrays", "estimate_margin", "estimate_poi
            "load_french_evaluator", "position_arrays"]
 
 
+#: Rows (as a power of two) of the table that solves a last trick.
+LAST_TRICK_TT_BITS = 8
+
+
 def _estimate(positions: Sequence[FrenchPosition]) -> tuple[np.ndarray, np.ndarray]:
     """(final half points, final margin) of positions: one trick of look-ahead (to the
     end of the trick in progress), or the exact outcome of a last trick."""
@@ -36,13 +40,15 @@ def _estimate(positions: Sequence[FrenchPosition]) -> tuple[np.ndarray, np.ndarr
         mar[ahead] = m
     last = [i for i, p in enumerate(positions) if p.tricks_left <= 1]
     if last:
-        # a last trick has its cards forced: the solver's value is instant and exact
-        search = FrenchSearch()
+        # a last trick has its cards forced: the solver's value is instant and exact (a
+        # few rows of table are plenty)
+        search = FrenchSearch(tt_bits=LAST_TRICK_TT_BITS)
+        table = margin_table()
         for i in last:
             search.clear()
             pts[i] = search.points(positions[i]).lower
             search.clear()
-            mar[i] = search.outcome_value(positions[i], margin_table()).lower
+            mar[i] = search.outcome_value(positions[i], table).lower
     return pts, mar
 
 

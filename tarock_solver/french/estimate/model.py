@@ -24,11 +24,12 @@ import numpy as np
 
 from ...estimate.trees import ObliviousEnsemble
 from ..cards import TARGET_HALF_POINTS, TOTAL_HALF_POINTS, split
+from ..play import PlayState
 from ..solver import FrenchPosition, card_code, trick_lines, trick_minimax
 from .features import N_FEATURES, features, remaining_half_points
 
 __all__ = ["WEIGHTS_PATH", "FrenchEvaluator", "PositionArrays", "load_french_evaluator",
-           "position_arrays"]
+           "opening_arrays", "position_arrays"]
 
 WEIGHTS_PATH = Path(__file__).with_name("french_weights.npz")
 #: Rows per block of features (bounds the memory; any value gives the same result).
@@ -77,6 +78,22 @@ def position_arrays(positions: Sequence[FrenchPosition]) -> PositionArrays:
         np.array([len(p.trick) for p in positions], np.int64))
 
 
+def opening_arrays(openings: Sequence[tuple[Sequence[int], PlayState]],
+                   takers: Sequence[int]) -> PositionArrays:
+    """The arrays of first-trick starts (seat 0 to lead), each given as the hands and the
+    taker's score so far (:func:`~tarock_solver.french.chien.opening`), with its taker."""
+    n = len(openings)
+    hlo = np.zeros((n, 4), np.int64)
+    hhi = np.zeros((n, 4), np.int64)
+    for i, (hands, _) in enumerate(openings):
+        for s, h in enumerate(hands):
+            hlo[i, s], hhi[i, s] = split(h)
+    return PositionArrays(hlo, hhi, np.zeros(n, np.int64), np.array(takers, np.int64),
+                          np.array([st.taker_points for _, st in openings], np.int64),
+                          np.array([st.taker_oudlers for _, st in openings], np.int64),
+                          np.zeros((n, 4), np.int64), np.zeros(n, np.int64))
+
+
 def margin_range(points: np.ndarray, oudlers: np.ndarray, remaining: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray]:
     """The least and greatest final margins still possible (the margin head's clip)."""
@@ -103,9 +120,6 @@ class FrenchEvaluator:
         for name, m in zip(_HEADS, (self.points, self.margin), strict=True):
             out.update({f"{name}_{k}": v for k, v in m.arrays().items()})
         return out
-
-    def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, **self.arrays())
 
     @classmethod
     def load(cls, path: str | Path) -> FrenchEvaluator:

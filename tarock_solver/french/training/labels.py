@@ -18,8 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from ...solver import Budget
+from ...training.labels import write_npz
 from ..estimate.model import FrenchEvaluator, PositionArrays, position_arrays
-from ..solver import FrenchSearch, margin_table
+from ..solver import FrenchPosition, FrenchSearch, margin_table
 from .positions import sample_position
 
 __all__ = ["EXACT_LEVELS", "FIELDS", "exact_level", "load_level", "lookahead_level",
@@ -34,11 +35,12 @@ LOOKAHEAD_CHUNK = 200
 FIELDS = ("hlo", "hhi", "leader", "taker", "points", "oudlers", "y_points", "y_margin", "index")
 
 
-def _solve_chunk(args: tuple[int, int, Sequence[int]]) -> list[tuple[int, int, int] | None]:
+def _solve_chunk(args: tuple[int, int, Sequence[int]]
+                 ) -> list[tuple[FrenchPosition, int, int, int] | None]:
     seed, t, indices = args
     search = FrenchSearch(tt_bits=20)
     table = margin_table()
-    out: list[tuple[int, int, int] | None] = []
+    out: list[tuple[FrenchPosition, int, int, int] | None] = []
     for i in indices:
         pos = sample_position(seed, i, t)
         search.clear()
@@ -49,7 +51,7 @@ def _solve_chunk(args: tuple[int, int, Sequence[int]]) -> list[tuple[int, int, i
         search.clear()
         m = search.outcome_value(pos, table, budget=Budget(nodes=NODE_BUDGET),
                                  guess=p.lower - 82)
-        out.append((i, p.lower - pos.state.taker_points, m.lower) if m.exact else None)
+        out.append((pos, i, p.lower - pos.state.taker_points, m.lower) if m.exact else None)
     return out
 
 
@@ -62,11 +64,9 @@ def exact_level(seed: int, t: int, count: int, *, jobs: int = 1) -> tuple[dict, 
     else:
         results = [_solve_chunk(c) for c in chunks]
     rows = [r for chunk in results for r in chunk if r is not None]
-    dropped = count - len(rows)
-    idx = np.array([r[0] for r in rows], np.int64)
-    a = position_arrays([sample_position(seed, int(i), t) for i in idx])
-    return _level(a, np.array([r[1] for r in rows], float), np.array([r[2] for r in rows], float),
-                  idx), dropped
+    a = position_arrays([r[0] for r in rows])
+    return _level(a, np.array([r[2] for r in rows], float), np.array([r[3] for r in rows], float),
+                  np.array([r[1] for r in rows], np.int64)), count - len(rows)
 
 
 def lookahead_level(seed: int, t: int, count: int, model: FrenchEvaluator) -> dict:
@@ -89,9 +89,7 @@ def _level(a: PositionArrays, y_points: np.ndarray, y_margin: np.ndarray, idx: n
 
 
 def save_level(path: Path, level: dict) -> None:
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **level)
-    tmp.replace(path)
+    write_npz(path, level)
 
 
 def load_level(path: Path) -> dict:

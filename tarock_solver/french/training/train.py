@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from ...training.boosting import BoostSettings, fit_oblivious
+from ...training.labels import write_npz
 from ...training.train import metrics, split_masks
-from ..estimate.features import N_FEATURES, features
+from ..estimate.features import features
 from ..estimate.model import FrenchEvaluator
 from .labels import EXACT_LEVELS, arrays_of, exact_level, load_level, lookahead_level, save_level
 
@@ -36,16 +37,13 @@ FINAL_SETTINGS = BoostSettings(trees=600, learning_rate=0.1, subsample=0.5, cols
                                every=50)
 
 
-def _xy(levels: Sequence[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                          np.ndarray]:
+def _xy(levels: Sequence[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     x = np.concatenate([features(lv["hlo"], lv["hhi"], lv["leader"], lv["taker"], lv["points"],
-                                 lv["oudlers"]) for lv in levels]) if levels else \
-        np.zeros((0, N_FEATURES))
+                                 lv["oudlers"]) for lv in levels])
     yp = np.concatenate([lv["y_points"] for lv in levels])
     ym = np.concatenate([lv["y_margin"] for lv in levels])
     idx = np.concatenate([lv["index"] for lv in levels])
-    t = np.concatenate([np.full(len(lv["index"]), _tricks(lv)) for lv in levels])
-    return x, yp, ym, idx, t
+    return x, yp, ym, idx
 
 
 def _tricks(level: dict) -> int:
@@ -61,7 +59,7 @@ def _join(parts: Sequence[dict]) -> dict:
 def fit_evaluator(levels: Sequence[dict], settings: BoostSettings, *, seed: int = 0,
                   log: Any = None) -> FrenchEvaluator:
     """Both heads on the training rows of ``levels``, early-stopped on the validation rows."""
-    x, yp, ym, idx, _ = _xy(levels)
+    x, yp, ym, idx = _xy(levels)
     train, val, _ = split_masks(idx)
     heads = []
     for y in (yp, ym):
@@ -113,16 +111,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             log(f"level {t}: exact, {len(lv['index'])} rows, {dropped[t]} over budget")
         levels.append(_join([load_level(path)] + [load_level(d / path.name) for d in args.extra
                                                    if (d / path.name).exists()]))
-    model = None
     for t in range(args.exact_levels + 1, 19):
         path = args.dir / f"level-{t:02d}.npz"
         if not path.exists():
-            if model is None:
-                model = fit_evaluator(levels[-ROUND_LEVELS:], ROUND_SETTINGS, seed=args.seed)
-                log(f"round model on levels {t - ROUND_LEVELS}–{t - 1}")
+            model = fit_evaluator(levels[-ROUND_LEVELS:], ROUND_SETTINGS, seed=args.seed)
+            log(f"round model on levels {t - ROUND_LEVELS}–{t - 1}")
             save_level(path, lookahead_level(args.seed, t, args.look_count, model))
             log(f"level {t}: look-ahead labels")
-            model = None
         levels.append(load_level(path))
     final = fit_evaluator(levels, replace(FINAL_SETTINGS, trees=args.trees), seed=args.seed)
     final.meta = json.dumps({"seed": args.seed, "exact_levels": args.exact_levels,
@@ -130,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "extra": [str(d) for d in args.extra],
                              "exact_count": args.exact_count, "look_count": args.look_count,
                              "trees": [final.points.n_trees, final.margin.n_trees]})
-    final.save(args.out)
+    write_npz(args.out, final.arrays())
     rep = {"dropped": dropped, "held_out": report(final, levels),
            "seconds": time.perf_counter() - start}
     args.out.with_suffix(".report.json").write_text(json.dumps(rep, indent=1))
