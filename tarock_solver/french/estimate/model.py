@@ -1,13 +1,16 @@
 """The learned evaluator of French Tarot: a position's card points and margin in microseconds.
 
-Two boosted oblivious-tree ensembles (:mod:`tarock_solver.estimate.trees`, the
+Three boosted oblivious-tree ensembles (:mod:`tarock_solver.estimate.trees`, the
 Illustrated evaluator's model and kernel) over the features of :mod:`.features`:
 
 * ``points`` — the half points the taker will take from the remaining tricks (clipped to
   what is left in the hands);
-* ``margin`` — his final margin in half points, ``points − target(oudlers)`` at the end.
+* ``margin`` — his final margin in half points, ``points − target(oudlers)`` at the end;
+* ``pab`` — what the petit au bout adds to it when both sides also play for the bonus
+  (the margin with ``±PAB_HALF_POINTS`` for the side that takes it, less the margin):
+  the petit au bout's net worth, in a contract's score per multiplier, times two.
 
-Both are what the exact solver (:mod:`tarock_solver.french.solver`) would answer, learned
+All are what the exact solver (:mod:`tarock_solver.french.solver`) would answer, learned
 from its solves of positions up to eight tricks from the end and, above, from one trick
 of look-ahead over the previous round's model (``docs/EVALUATOR.md``, the model card).
 The weights are package data, ``french_weights.npz`` beside this module.
@@ -19,22 +22,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from ...estimate.trees import ObliviousEnsemble
 from ..cards import TARGET_HALF_POINTS, TOTAL_HALF_POINTS, split
 from ..play import PlayState
-from ..solver import FrenchPosition, card_code, trick_lines, trick_minimax
+from ..solver import PAB_HALF_POINTS, FrenchPosition, card_code, trick_lines, trick_minimax
 from .features import N_FEATURES, features, remaining_half_points
 
-__all__ = ["WEIGHTS_PATH", "FrenchEvaluator", "PositionArrays", "load_french_evaluator",
-           "opening_arrays", "position_arrays"]
+__all__ = ["WEIGHTS_PATH", "FrenchEvaluator", "HeadValues", "PositionArrays",
+           "load_french_evaluator", "opening_arrays", "position_arrays"]
 
 WEIGHTS_PATH = Path(__file__).with_name("french_weights.npz")
 #: Rows per block of features (bounds the memory; any value gives the same result).
 BLOCK = 4096
-_HEADS = ("points", "margin")
+_HEADS = ("points", "margin", "pab")
+
+
+class HeadValues(NamedTuple):
+    """The heads' answers for positions (NaN where a head was not asked)."""
+
+    points: np.ndarray
+    margin: np.ndarray
+    pab: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -103,21 +115,23 @@ def margin_range(points: np.ndarray, oudlers: np.ndarray, remaining: np.ndarray
 
 
 class FrenchEvaluator:
-    """Positions at a trick start → estimated remaining half points and final margin."""
+    """Positions at a trick start → estimated remaining half points, final margin and
+    the petit au bout's net worth."""
 
     def __init__(self, points: ObliviousEnsemble, margin: ObliviousEnsemble,
-                 meta: str = "") -> None:
-        for name, m in zip(_HEADS, (points, margin), strict=True):
+                 pab: ObliviousEnsemble, meta: str = "") -> None:
+        for name, m in zip(_HEADS, (points, margin, pab), strict=True):
             if m.n_trees and int(m.features.max()) >= N_FEATURES:
                 raise ValueError(f"the {name} ensemble asks for feature "
                                  f"{int(m.features.max())}; there are {N_FEATURES}")
         self.points = points
         self.margin = margin
+        self.pab = pab
         self.meta = meta
 
     def arrays(self) -> dict[str, np.ndarray]:
         out = {"meta": np.array(self.meta)}
-        for name, m in zip(_HEADS, (self.points, self.margin), strict=True):
+        for name, m in zip(_HEADS, (self.points, self.margin, self.pab), strict=True):
             out.update({f"{name}_{k}": v for k, v in m.arrays().items()})
         return out
 
@@ -131,13 +145,14 @@ class FrenchEvaluator:
                                                z[pre + "leaves"], float(z[pre + "base"])))
             return cls(*heads, meta=str(z["meta"]))
 
-    def predict_start(self, a: PositionArrays, *, points: bool = True
-                      ) -> tuple[np.ndarray, np.ndarray]:
-        """(remaining half points, final margin) of positions at a trick start; with
-        ``points=False`` the margin alone (the points are then NaN)."""
+    def predict_start(self, a: PositionArrays, *, points: bool = True, pab: bool = True
+                      ) -> HeadValues:
+        """The heads at positions at a trick start; the margin always, the points and the
+        petit au bout when asked."""
         n = len(a)
         pts = np.full(n, np.nan)
         mar = np.empty(n)
+        bonus = np.full(n, np.nan)
         buf = np.empty((min(n, BLOCK), N_FEATURES))
         for lo in range(0, n, BLOCK):
             hi = min(n, lo + BLOCK)
@@ -149,12 +164,18 @@ class FrenchEvaluator:
                 pts[s] = np.clip(self.points.predict(x), 0.0, rem)
             mlo, mhi = margin_range(a.points[s], a.oudlers[s], rem)
             mar[s] = np.clip(self.margin.predict(x), mlo, mhi)
-        return pts, mar
+            if pab:
+                # no petit au bout once the Petit has gone (a won one is settled then)
+                live = (a.hlo[s] & 1).any(axis=1)
+                bonus[s] = np.where(live, np.clip(self.pab.predict(x), -2 * PAB_HALF_POINTS,
+                                                  2 * PAB_HALF_POINTS), 0.0)
+        return HeadValues(pts, mar, bonus)
 
-    def predict_lookahead(self, a: PositionArrays) -> tuple[np.ndarray, np.ndarray]:
+    def predict_lookahead(self, a: PositionArrays) -> HeadValues:
         """The same, by every line to the end of the trick in progress (one trick of
         look-ahead at a trick start) with the ensembles at the next trick's start:
-        the taker maximises, the defenders minimise, each head on its own."""
+        the taker maximises, the defenders minimise, each objective on its own (the
+        petit au bout's as the margin with it, less the margin)."""
         offsets, clo, chi, cleader, gain, oud = trick_lines(a.hlo, a.hhi, a.leader, a.taker,
                                                             a.tc, a.n)
         counts = np.diff(offsets)
@@ -162,11 +183,12 @@ class FrenchEvaluator:
         child = PositionArrays(clo, chi, cleader, a.taker[parent], a.points[parent] + gain,
                                a.oudlers[parent] + oud, np.zeros((len(cleader), 4), np.int64),
                                np.zeros(len(cleader), np.int64))
-        cp, cm = self.predict_start(child)
+        cp, cm, cb = self.predict_start(child)
         # the points head counts from the trick's start: what the trick gave plus the rest
         pts = trick_minimax(a.hlo, a.hhi, a.leader, a.taker, offsets, gain + cp, a.tc, a.n)
         mar = trick_minimax(a.hlo, a.hhi, a.leader, a.taker, offsets, cm, a.tc, a.n)
-        return pts, mar
+        with_pab = trick_minimax(a.hlo, a.hhi, a.leader, a.taker, offsets, cm + cb, a.tc, a.n)
+        return HeadValues(pts, mar, with_pab - mar)
 
 
 @lru_cache(maxsize=4)

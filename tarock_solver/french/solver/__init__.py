@@ -39,10 +39,10 @@ from ..cards import (
 from ..play import EXCUSE_LAST, PlayState, check_card, close_trick, legal_cards
 from . import _kernels as K
 from . import _lines as L
-from .outcome import PAB_SIDES, chelem_of, margin_table, outcome_table
+from .outcome import PAB_HALF_POINTS, PAB_SIDES, chelem_of, margin_table, outcome_table
 
-__all__ = ["FrenchPosition", "FrenchSearch", "card_code", "DEFAULT_TT_BITS", "PAB_SIDES",
-           "chelem_of", "margin_table", "outcome_table", "trick_lines", "trick_minimax"]
+__all__ = ["FrenchPosition", "FrenchSearch", "card_code", "DEFAULT_TT_BITS", "PAB_HALF_POINTS",
+           "PAB_SIDES", "chelem_of", "margin_table", "outcome_table", "trick_lines", "trick_minimax"]
 
 DEFAULT_TT_BITS = 20
 

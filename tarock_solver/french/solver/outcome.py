@@ -16,9 +16,9 @@ import numpy as np
 from ...errors import RulesError
 from ..cards import TARGET_HALF_POINTS, TOTAL_HALF_POINTS
 from ..rules import Contract, FrenchRules, Poignee
-from ..scoring import Chelem, Side, score
+from ..scoring import PETIT_AU_BOUT, Chelem, Side, score
 
-__all__ = ["outcome_table", "chelem_of", "margin_table", "PAB_SIDES"]
+__all__ = ["PAB_HALF_POINTS", "PAB_SIDES", "chelem_of", "margin_table", "outcome_table"]
 
 #: The petit au bout's index → the side that took it.
 PAB_SIDES = (None, Side.TAKER, Side.DEFENCE)
@@ -58,10 +58,20 @@ def outcome_table(rules: FrenchRules, contract: Contract | str, *,
     return table
 
 
-def margin_table() -> np.ndarray:
-    """``points - target(oudlers)`` in half points, as an outcome table."""
+#: The petit au bout in the margin's half points: it scores 10 a multiplier, as 10
+#: points (20 half points) of difference do.
+PAB_HALF_POINTS = 2 * PETIT_AU_BOUT
+
+
+def margin_table(*, petit_au_bout: bool = False) -> np.ndarray:
+    """``points - target(oudlers)`` in half points, as an outcome table; with
+    ``petit_au_bout`` plus :data:`PAB_HALF_POINTS` when the taker's side took it, minus
+    when the defence's did (the score's trade-off between the two, per multiplier)."""
     table = np.zeros((TOTAL_HALF_POINTS + 1, 4, 3, 3), np.int64)
     for oudlers in range(4):
         table[:, oudlers] = (np.arange(TOTAL_HALF_POINTS + 1)
                              - TARGET_HALF_POINTS[oudlers])[:, None, None]
+    if petit_au_bout:
+        table[:, :, 1] += PAB_HALF_POINTS
+        table[:, :, 2] -= PAB_HALF_POINTS
     return table

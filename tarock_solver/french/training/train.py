@@ -1,9 +1,10 @@
 """Train the French Tarot evaluator: exact levels, then one look-ahead round per level.
 
 ``python -m tarock_solver.french.training.train --dir D`` (:func:`main`) writes each
-level's labels to ``D/level-TT.npz`` (kept: a rerun reuses them), fits both heads after
-each look-ahead round, and writes the final weights and a JSON report of the held-out
-metrics per level (rows with ``index % 10 == 9``; ``== 8`` validates).
+level's labels to ``D/level-TT.npz`` (kept: a rerun reuses them, adding the petit au
+bout's labels to a level that lacks them), fits the heads after each look-ahead round,
+and writes the final weights and a JSON report of the held-out metrics per level (rows
+with ``index % 10 == 9``; ``== 8`` validates).
 """
 
 from __future__ import annotations
@@ -24,7 +25,15 @@ from ...training.labels import write_npz
 from ...training.train import metrics, split_masks
 from ..estimate.features import features
 from ..estimate.model import FrenchEvaluator
-from .labels import EXACT_LEVELS, arrays_of, exact_level, load_level, lookahead_level, save_level
+from .labels import (
+    EXACT_LEVELS,
+    arrays_of,
+    exact_level,
+    exact_pab,
+    load_level,
+    lookahead_level,
+    save_level,
+)
 
 __all__ = ["fit_evaluator", "main"]
 
@@ -37,13 +46,15 @@ FINAL_SETTINGS = BoostSettings(trees=600, learning_rate=0.1, subsample=0.5, cols
                                every=50)
 
 
-def _xy(levels: Sequence[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+_LABELS = ("y_points", "y_margin", "y_pab")
+
+
+def _xy(levels: Sequence[dict]) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
     x = np.concatenate([features(lv["hlo"], lv["hhi"], lv["leader"], lv["taker"], lv["points"],
                                  lv["oudlers"]) for lv in levels])
-    yp = np.concatenate([lv["y_points"] for lv in levels])
-    ym = np.concatenate([lv["y_margin"] for lv in levels])
+    ys = [np.concatenate([lv[k] for lv in levels]) for k in _LABELS]
     idx = np.concatenate([lv["index"] for lv in levels])
-    return x, yp, ym, idx
+    return x, ys, idx
 
 
 def _tricks(level: dict) -> int:
@@ -58,27 +69,36 @@ def _join(parts: Sequence[dict]) -> dict:
 
 def fit_evaluator(levels: Sequence[dict], settings: BoostSettings, *, seed: int = 0,
                   log: Any = None) -> FrenchEvaluator:
-    """Both heads on the training rows of ``levels``, early-stopped on the validation rows."""
-    x, yp, ym, idx = _xy(levels)
+    """The heads on the training rows of ``levels``, early-stopped on the validation rows
+    (each on the rows that have its label: a petit au bout over budget has none)."""
+    x, ys, idx = _xy(levels)
     train, val, _ = split_masks(idx)
     heads = []
-    for y in (yp, ym):
-        model, _ = fit_oblivious(x[train], y[train], np.ones(int(train.sum())), settings,
-                                 seed=seed, x_val=x[val],
-                                 score=lambda p, y=y: float(np.mean((p - y[val]) ** 2)), log=log)
+    for y in ys:
+        has = np.isfinite(y)
+        tr, va = train & has, val & has
+        model, _ = fit_oblivious(x[tr], y[tr], np.ones(int(tr.sum())), settings, seed=seed,
+                                 x_val=x[va],
+                                 score=lambda p, y=y, va=va: float(np.mean((p - y[va]) ** 2)),
+                                 log=log)
         heads.append(model)
     return FrenchEvaluator(*heads)
 
 
 def report(model: FrenchEvaluator, levels: Sequence[dict]) -> dict[str, Any]:
-    """Held-out metrics of both heads, per level and overall."""
+    """Held-out metrics of the heads, per level (the petit au bout's also on the rows
+    where the Petit is still in a hand, the others being 0 by construction)."""
     out: dict[str, Any] = {}
     for lv in levels:
         _, _, test = split_masks(lv["index"])
+        test &= np.isfinite(lv["y_pab"])
         a = arrays_of(lv).take(np.flatnonzero(test))
-        p, m = model.predict_start(a)
+        p, m, b = model.predict_start(a)
+        live = (a.hlo & 1).any(axis=1)
         out[f"t{_tricks(lv)}"] = {"points": metrics(p, lv["y_points"][test]),
-                                  "margin": metrics(m, lv["y_margin"][test])}
+                                  "margin": metrics(m, lv["y_margin"][test]),
+                                  "pab": metrics(b, lv["y_pab"][test]),
+                                  "pab_live": metrics(b[live], lv["y_pab"][test][live])}
     return out
 
 
@@ -109,22 +129,35 @@ def main(argv: Sequence[str] | None = None) -> int:
             lv, dropped[t] = exact_level(args.seed, t, args.exact_count, jobs=args.jobs)
             save_level(path, lv)
             log(f"level {t}: exact, {len(lv['index'])} rows, {dropped[t]} over budget")
-        levels.append(_join([load_level(path)] + [load_level(d / path.name) for d in args.extra
-                                                   if (d / path.name).exists()]))
+        lv = load_level(path)
+        if "y_pab" not in lv:
+            lv["y_pab"] = exact_pab(args.seed, t, lv, jobs=args.jobs)
+            save_level(path, lv)
+            log(f"level {t}: petit au bout, {int(np.isnan(lv['y_pab']).sum())} over budget")
+        levels.append(_join([lv] + [load_level(d / path.name) for d in args.extra
+                                    if (d / path.name).exists()]))
     for t in range(args.exact_levels + 1, 19):
         path = args.dir / f"level-{t:02d}.npz"
-        if not path.exists():
+        lv = load_level(path) if path.exists() else None
+        if lv is None or "y_pab" not in lv:
             model = fit_evaluator(levels[-ROUND_LEVELS:], ROUND_SETTINGS, seed=args.seed)
             log(f"round model on levels {t - ROUND_LEVELS}–{t - 1}")
-            save_level(path, lookahead_level(args.seed, t, args.look_count, model))
+            new = lookahead_level(args.seed, t, args.look_count, model)
+            if lv is not None:
+                # the round model is refitted as it was: the other labels come back the same
+                drift = float(np.abs(new["y_margin"] - lv["y_margin"]).max())
+                log(f"level {t}: margins relabelled within {drift:.2g} half points")
+            save_level(path, new)
+            lv = new
             log(f"level {t}: look-ahead labels")
-        levels.append(load_level(path))
+        levels.append(lv)
     final = fit_evaluator(levels, replace(FINAL_SETTINGS, trees=args.trees), seed=args.seed)
     final.meta = json.dumps({"seed": args.seed, "exact_levels": args.exact_levels,
                              "exact_rows": [len(lv["index"]) for lv in levels],
                              "extra": [str(d) for d in args.extra],
                              "exact_count": args.exact_count, "look_count": args.look_count,
-                             "trees": [final.points.n_trees, final.margin.n_trees]})
+                             "trees": [final.points.n_trees, final.margin.n_trees,
+                                       final.pab.n_trees]})
     write_npz(args.out, final.arrays())
     rep = {"dropped": dropped, "held_out": report(final, levels),
            "seconds": time.perf_counter() - start}
