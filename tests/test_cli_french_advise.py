@@ -29,6 +29,8 @@ def test_json_holds_every_option(capsys) -> None:
     assert [o["option"] for o in doc["options"]] == ["petite", "garde", "garde_sans",
                                                      "garde_contre", "pass"]
     assert doc["recommendation"]["option"] in {o["option"] for o in doc["options"]}
+    assert [g["contract"] for g in doc["petit_au_bout"]] == ["petite", "garde", "garde_sans",
+                                                             "garde_contre"]
 
 
 def test_bad_input_exits_2_naming_it(capsys) -> None:

@@ -12,7 +12,11 @@ from tarock_solver.errors import RulesError
 from tarock_solver.french.advice import PASS, FrenchAdviceRequest, advise_french
 from tarock_solver.french.advice.adviser import MARGIN_SD, _start_rows
 from tarock_solver.french.advice.discard import choose_discard
-from tarock_solver.french.advice.value import expected_value, made_probability
+from tarock_solver.french.advice.value import (
+    expected_value,
+    made_probability,
+    petit_au_bout_value,
+)
 from tarock_solver.french.advice.worlds import sample_world
 from tarock_solver.french.cards import ALL_CARDS, cards_of
 from tarock_solver.french.estimate.model import load_french_evaluator
@@ -50,9 +54,14 @@ def test_rows_are_plain_means_over_the_worlds(advice) -> None:
     for contract in (Contract.PETITE, Contract.GARDE, Contract.GARDE_SANS,
                      Contract.GARDE_CONTRE):
         a = _start_rows(worlds, 1, contract, chosen if contract.exchanges else None)
-        pts, margin = model.predict_lookahead(a)
-        score = 3 * expected_value(margin, MARGIN_SD, contract.multiplier)
+        pts, margin, pab = model.predict_lookahead(a)
+        # the petit au bout's half points are the score's per multiplier, times two
+        bonus = 3 * pab / 2 * contract.multiplier
+        score = 3 * expected_value(margin, MARGIN_SD, contract.multiplier) + bonus
         row = advice.option(contract.value)
+        got = next(g for g in advice.petit_au_bout if g.contract == contract.value)
+        assert got.gain.mean == pytest.approx(bonus.mean())
+        assert got.gain.se == pytest.approx(bonus.std(ddof=1) / math.sqrt(WORLDS))
         assert row.score.mean == pytest.approx(score.mean())
         assert row.score.se == pytest.approx(score.std(ddof=1) / math.sqrt(WORLDS))
         assert row.points.mean == pytest.approx(((a.points + pts) / 2).mean())
@@ -86,6 +95,12 @@ def test_the_garde_doubles_the_petite_on_the_same_discards(advice) -> None:
     p, g = advice.option("petite"), advice.option("garde")
     assert g.score.mean == pytest.approx(2 * p.score.mean)
     assert g.points.mean == p.points.mean and g.p_make.mean == p.p_make.mean
+
+
+def test_the_flat_petit_au_bout_is_the_petites_in_every_contract() -> None:
+    pab = np.array([20.0, -20.0, 7.0])
+    assert petit_au_bout_value(pab, 4).tolist() == [40.0, -40.0, 14.0]
+    assert petit_au_bout_value(pab, 4, multiplied=False).tolist() == [10.0, -10.0, 3.5]
 
 
 def test_expected_value_tends_to_the_scoring_far_from_the_target() -> None:

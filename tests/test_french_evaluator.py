@@ -1,11 +1,12 @@
-"""The French Tarot evaluator: its features' invariances, its clip, its look-ahead."""
+"""The French Tarot evaluator: its features' invariances, its clip, its look-ahead, and
+its labels against the brute-force reference."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tarock_solver.french.cards import SUIT_START, cards_of
+from tarock_solver.french.cards import PETIT, SUIT_START, cards_of
 from tarock_solver.french.estimate.features import features, remaining_half_points
 from tarock_solver.french.estimate.model import (
     PositionArrays,
@@ -13,7 +14,9 @@ from tarock_solver.french.estimate.model import (
     margin_range,
     position_arrays,
 )
-from tarock_solver.french.solver import trick_lines, trick_minimax
+from tarock_solver.french.oracle import oracle_outcome_value
+from tarock_solver.french.solver import PAB_HALF_POINTS, margin_table, trick_lines, trick_minimax
+from tarock_solver.french.training.labels import exact_pab
 from tarock_solver.french.training.positions import sample_position
 
 
@@ -72,11 +75,17 @@ def test_estimates_stay_within_what_the_cards_allow() -> None:
     model = load_french_evaluator()
     positions = [sample_position(8, i, t) for i, t in enumerate(range(2, 19))]
     a = position_arrays(positions)
-    pts, mar = model.predict_start(a)
+    pts, mar, pab = model.predict_start(a)
     rem = remaining_half_points(a.hlo, a.hhi)
     lo, hi = margin_range(a.points, a.oudlers, rem)
     assert np.all(pts >= 0) and np.all(pts <= rem)
     assert np.all(mar >= lo) and np.all(mar <= hi)
+    # the petit au bout moves the margin by one bonus each way at most, and is nothing
+    # once the Petit has been played
+    assert np.all(np.abs(pab) <= 2 * PAB_HALF_POINTS)
+    gone = ~(a.hlo & 1).any(axis=1)
+    assert gone.any() and np.all(pab[gone] == 0)
+    assert not np.all(pab == 0)
 
 
 def test_lookahead_is_the_minimax_of_the_next_tricks_estimates() -> None:
@@ -87,10 +96,33 @@ def test_lookahead_is_the_minimax_of_the_next_tricks_estimates() -> None:
     child = PositionArrays(clo, chi, cleader, a.taker[parent], a.points[parent] + gain,
                            a.oudlers[parent] + oud, np.zeros((len(parent), 4), np.int64),
                            np.zeros(len(parent), np.int64))
-    cp, cm = model.predict_start(child)
+    cp, cm, cb = model.predict_start(child)
     want_p = trick_minimax(a.hlo, a.hhi, a.leader, a.taker, offsets, gain + cp)
-    pts, mar = model.predict_lookahead(a)
-    assert np.allclose(pts, want_p)
+    want_m = trick_minimax(a.hlo, a.hhi, a.leader, a.taker, offsets, cm)
+    want_b = trick_minimax(a.hlo, a.hhi, a.leader, a.taker, offsets, cm + cb) - want_m
+    pts, mar, pab = model.predict_lookahead(a)
+    assert np.allclose(pts, want_p) and np.allclose(mar, want_m) and np.allclose(pab, want_b)
     # one position's row is the same alone as in a batch
-    one_p, one_m = model.predict_lookahead(a.take(np.array([3])))
-    assert one_p[0] == pts[3] and one_m[0] == mar[3]
+    one = model.predict_lookahead(a.take(np.array([3])))
+    assert (one.points[0], one.margin[0], one.pab[0]) == (pts[3], mar[3], pab[3])
+
+
+def test_petit_au_bout_labels_are_the_reference_minimax() -> None:
+    # positions with the Petit still in a hand, two and three tricks from the end
+    rows = [(t, i) for t in (2, 3) for i in range(120)
+            if any(h >> PETIT & 1 for h in sample_position(11, i, t).hands)][:12]
+    assert len(rows) >= 8
+    plain, bonus = margin_table(), margin_table(petit_au_bout=True)
+    seen = set()
+    for t, i in rows:
+        pos = sample_position(11, i, t)
+        m = oracle_outcome_value(pos.hands, pos.leader, pos.taker, plain, state=pos.state)
+        level = {"index": np.array([i]), "y_points": np.array([0.0]),
+                 "y_margin": np.array([float(m)])}
+        got = exact_pab(11, t, level)[0]
+        want = oracle_outcome_value(pos.hands, pos.leader, pos.taker, bonus,
+                                    state=pos.state) - m
+        assert got == want, (t, i)
+        seen.add(want)
+    # the bonus is won and lost among them, not only absent
+    assert len(seen) >= 2

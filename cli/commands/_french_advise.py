@@ -96,6 +96,11 @@ def _announcements(advice: FrenchAdvice) -> list[str]:
         if advice.poignee_shown:
             out.append(f"  to show: {advice.poignee_shown} (the lowest trumps; what is shown "
                        "does not change double-dummy play)")
+    pab = [g for g in advice.petit_au_bout if g.contract == advice.recommended]
+    if pab:
+        out.append(f"Petit au bout in the {_title(advice.recommended)}: worth "
+                   f"{_est(pab[0].gain, '{:.1f}', True)} to you, both sides playing for it "
+                   "(in E[score]).")
     c = advice.chelem
     if c is not None:
         open_ = c.examined - c.made - c.impossible

@@ -3,7 +3,8 @@
 :func:`advise_french` draws worlds (:mod:`.worlds`), plays each contract on each of them
 as the taker would (the discard chosen on his hand and the chien, :mod:`.discard`), and
 passing as the others would bid (:mod:`.policy`); the learned evaluator values every
-world, and the statistics are the Illustrated adviser's (:mod:`tarock_solver.advise.cv`):
+world (the petit au bout's net worth in every score), and the statistics are the
+Illustrated adviser's (:mod:`tarock_solver.advise.cv`):
 means with their SEs on common worlds, paired differences, a close call within two SEs,
 and the chosen option's numbers taken on the worlds that did not choose it.
 """
@@ -42,11 +43,11 @@ from .announcements import (
 )
 from .discard import DiscardSettings, choose_discard
 from .policy import CONTRACTS, PolicySettings, auction
-from .value import expected_value, made_probability
+from .value import expected_value, made_probability, petit_au_bout_value
 from .worlds import FrenchWorld, sample_world
 
 __all__ = ["MARGIN_SD", "PASS", "FrenchAdvice", "FrenchAdviceRequest", "FrenchOption",
-           "advise_french"]
+           "PetitAuBout", "advise_french"]
 
 PASS = "pass"
 #: The SD taken for the evaluator's error on a whole deal's margin, in half points (8
@@ -88,6 +89,16 @@ class FrenchOption:
 
 
 @dataclass(frozen=True)
+class PetitAuBout:
+    """What the petit au bout is worth to the player in a contract: the bonus won less
+    the bonus lost, and the card points given up for it, both sides playing for it (the
+    player's marque, included in the contract's E[score])."""
+
+    contract: str
+    gain: Estimate
+
+
+@dataclass(frozen=True)
 class FrenchAdvice:
     request: FrenchAdviceRequest
     options: tuple[FrenchOption, ...]
@@ -101,6 +112,7 @@ class FrenchAdvice:
     poignees: tuple[PoigneeGain, ...]
     poignee_shown: str  # the trumps to show for the best level the hand holds ('' none)
     chelem: ChelemCheck | None  # for the recommended contract (None when passing)
+    petit_au_bout: tuple[PetitAuBout, ...]  # per contract
     seconds: float
 
     def option(self, name: str) -> FrenchOption:
@@ -130,6 +142,8 @@ class FrenchAdvice:
             "poignees": [{"contract": g.contract, "level": g.level.value, "share": g.share,
                           "gain": est(g.gain)} for g in self.poignees],
             "poignee_shown": self.poignee_shown,
+            "petit_au_bout": [{"contract": g.contract, "gain": est(g.gain)}
+                              for g in self.petit_au_bout],
             "chelem": None if self.chelem is None else {
                 "contract": self.recommended, "examined": self.chelem.examined,
                 "made": self.chelem.made, "impossible": self.chelem.impossible,
@@ -202,15 +216,19 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
     per: dict[str, np.ndarray] = {}
     rows = []
     poignees: list[PoigneeGain] = []
+    pabs = []
+    multiplied = req.rules.petit_au_bout == "multiplied"
     for contract in CONTRACTS:
         a = _start_rows(worlds, seat, contract, chosen if contract.exchanges else None)
         # the world's values with one trick of look-ahead: a fifth closer to the exact
         # values than the ensembles alone (docs/EVALUATOR.md)
-        pts, margin = model.predict_lookahead(a)
+        pts, margin, pab = model.predict_lookahead(a)
         played = [((req.hand | w.chien) & ~chosen[j]) if contract.exchanges else req.hand
                   for j, w in enumerate(worlds)]
         poignees += poignee_gains(req.rules, contract.value, played, margin, sd)
-        score = 3.0 * expected_value(margin, sd, contract.multiplier)
+        bonus = 3.0 * petit_au_bout_value(pab, contract.multiplier, multiplied)
+        pabs.append(PetitAuBout(contract.value, _mean(bonus)))
+        score = 3.0 * expected_value(margin, sd, contract.multiplier) + bonus
         per[contract.value] = score
         rows.append(FrenchOption(contract.value, _mean(made_probability(margin, sd)),
                                  _mean((a.points + pts) / 2.0), _mean(margin / 2.0),
@@ -219,7 +237,8 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
     takers: Counter[str] = Counter()
     pass_score = np.zeros(len(worlds))
     for j, w in enumerate(worlds):
-        taker, contract, value = auction(model, w, seat, req.seed, j, sd, req.policy)
+        taker, contract, value = auction(model, w, seat, req.seed, j, sd, req.policy,
+                                         pab_multiplied=multiplied)
         pass_score[j] = -value  # a defender pays the taker's value
         takers["all pass" if contract is None else f"seat {taker + 1} {contract.title}"] += 1
     per[PASS] = pass_score
@@ -250,7 +269,8 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
     discards = tuple((" ".join(CARD_IDS[c] for c in cards_of(d)), n / len(worlds))
                      for d, n in counts.most_common(3))
     return FrenchAdvice(req, tuple(rows), best, runner, diff, close, held, tuple(choices),
-                        discards, tuple(poignees), shown, chelem, time.perf_counter() - start)
+                        discards, tuple(poignees), shown, chelem, tuple(pabs),
+                        time.perf_counter() - start)
 
 
 def _chelem_start(world: FrenchWorld, taker: int, contract: Contract, discard: int | None

@@ -17,7 +17,7 @@ import numpy as np
 from ..cards import half_points, oudlers_in, split
 from ..chien import merged_discards
 from ..estimate.model import FrenchEvaluator, PositionArrays
-from .value import expected_value
+from .value import contract_value
 from .worlds import STREAM_INNER, inner_defences, words
 
 __all__ = ["DiscardChoice", "DiscardSettings", "choose_discard", "discard_positions"]
@@ -67,8 +67,9 @@ def discard_positions(full: int, discards: list[int], taker: int, leader: int,
 def _values(model: FrenchEvaluator, full: int, discards: list[int], taker: int, leader: int,
             defences: list[tuple[int, int, int, int]], sd: float) -> np.ndarray:
     a = discard_positions(full, discards, taker, leader, defences)
-    _, margin = model.predict_start(a, points=False)
-    return expected_value(margin, sd, 1).reshape(len(discards), len(defences)).mean(axis=1)
+    v = model.predict_start(a, points=False)
+    value = contract_value(v.margin, v.pab, sd, 1)
+    return value.reshape(len(discards), len(defences)).mean(axis=1)
 
 
 def choose_discard(model: FrenchEvaluator, full: int, taker: int, leader: int, seed: int,

@@ -1,7 +1,7 @@
 """The others' bids when the adviser's player passes: the adviser's own bidding policy.
 
 A player values each contract on what he sees, his 18 cards: the learned evaluator's
-expected score over inner worlds (the other hands and the chien drawn at random), a
+expected score, the petit au bout in, over inner worlds (the other hands and the chien drawn at random), a
 Petite or a Garde with a quick discard (his shortest suits' cheapest cards first).  In
 turn from seat 1 each bids his best-valued contract above the bid so far when it is
 worth more than 0 to him, else passes; if all pass the deal is dealt again (0).  The
@@ -19,7 +19,7 @@ from ..chien import opening
 from ..deal import deal_around
 from ..estimate.model import FrenchEvaluator, opening_arrays
 from ..rules import Contract
-from .value import expected_value
+from .value import contract_value
 from .worlds import STREAM_POLICY, FrenchWorld, shuffled_unknown
 
 __all__ = ["CONTRACTS", "PolicySettings", "auction"]
@@ -40,10 +40,11 @@ def _inner(hand: int, seat: int, seed: int, index: tuple[int, ...], count: int
 
 
 def auction(model: FrenchEvaluator, world: FrenchWorld, passer: int, seed: int, index: int,
-            sd: float, settings: PolicySettings = PolicySettings()
-            ) -> tuple[int, Contract | None, float]:
+            sd: float, settings: PolicySettings = PolicySettings(), *,
+            pab_multiplied: bool = True) -> tuple[int, Contract | None, float]:
     """(taker seat, contract, value per defender on the world) when ``passer`` passes and
-    the others bid by the policy; (-1, None, 0.0) when all pass."""
+    the others bid by the policy; (-1, None, 0.0) when all pass.  ``pab_multiplied``:
+    the rules multiply the petit au bout's bonus."""
     rows, takers = [], []
     for seat in range(4):
         if seat == passer:
@@ -53,14 +54,17 @@ def auction(model: FrenchEvaluator, world: FrenchWorld, passer: int, seed: int, 
             for contract in CONTRACTS:
                 rows.append(opening(hands, chien, seat, contract))
                 takers.append(seat)
-    _, margin = model.predict_start(opening_arrays(rows, takers), points=False)
+    v = model.predict_start(opening_arrays(rows, takers), points=False)
     values: dict[int, np.ndarray] = {}
+    shape = (settings.inner_worlds, len(CONTRACTS))
     for seat in range(4):
         if seat == passer:
             continue
-        m = margin[np.array(takers) == seat].reshape(settings.inner_worlds, len(CONTRACTS))
-        values[seat] = np.array([expected_value(m[:, c], sd, con.multiplier).mean()
-                                 for c, con in enumerate(CONTRACTS)])
+        mine = np.array(takers) == seat
+        m, b = v.margin[mine].reshape(shape), v.pab[mine].reshape(shape)
+        values[seat] = np.array([
+            contract_value(m[:, c], b[:, c], sd, con.multiplier, pab_multiplied).mean()
+            for c, con in enumerate(CONTRACTS)])
     bid, taker = -1, -1
     for seat in range(4):
         if seat == passer:
@@ -74,5 +78,6 @@ def auction(model: FrenchEvaluator, world: FrenchWorld, passer: int, seed: int, 
         return -1, None, 0.0
     contract = CONTRACTS[bid]
     played = opening(world.hands, world.chien, taker, contract)
-    _, m = model.predict_lookahead(opening_arrays([played], [taker]))
-    return taker, contract, float(expected_value(m, sd, contract.multiplier)[0])
+    _, m, b = model.predict_lookahead(opening_arrays([played], [taker]))
+    return taker, contract, float(contract_value(m, b, sd, contract.multiplier,
+                                                 pab_multiplied)[0])

@@ -3,7 +3,8 @@ batch --mode advise``).
 
 A row holds the recommendation (the option, its runner-up, their paired difference with
 its SE, the close call, the choice of each half of the worlds valued on the other half)
-and, per contract, P(make), the expected card points, margin and score with their SEs;
+and, per contract, P(make), the expected card points, margin and score with their SEs
+and the petit au bout's worth (in the score);
 passing has the expected score only (the player defends, or the deal is redealt), with
 who takes after the pass.  Points and margins are in points, scores are the player's own
 marque.  An SE is null where the worlds are too few to give one.
@@ -23,7 +24,7 @@ from .adviser import PASS, FrenchAdvice
 __all__ = ["ADVICE_COLUMNS", "SCHEMA", "advice_frame", "advice_row"]
 
 #: Version of the rows' columns.
-SCHEMA = 1
+SCHEMA = 2
 #: The measures of a contract in the rows, each followed by its ``_se``.
 _MEASURES = ("p_make", "points", "margin", "score")
 
@@ -39,6 +40,8 @@ def _columns() -> dict[str, str]:
         for measure in _MEASURES:
             columns[f"{contract}_{measure}"] = "Float64"
             columns[f"{contract}_{measure}_se"] = "Float64"
+        columns[f"{contract}_petit_au_bout"] = "Float64"
+        columns[f"{contract}_petit_au_bout_se"] = "Float64"
     columns.update({f"{PASS}_score": "Float64", f"{PASS}_score_se": "Float64",
                     f"{PASS}_detail": "string", "discard": "string",
                     "discard_share": "Float64", "solve_ms": "Float64"})
@@ -77,6 +80,8 @@ def advice_row(advice: FrenchAdvice, *, deal_id: str = "",
         option = advice.option(contract)
         for measure in _MEASURES:
             _put(row, f"{contract}_{measure}", getattr(option, measure))
+        _put(row, f"{contract}_petit_au_bout",
+             next(g.gain for g in advice.petit_au_bout if g.contract == contract))
     passing = advice.option(PASS)
     _put(row, f"{PASS}_score", passing.score)
     row[f"{PASS}_detail"] = passing.detail

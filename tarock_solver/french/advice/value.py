@@ -5,7 +5,8 @@ exact margin as normal around it, with the evaluator's residual SD on whole deal
 (``docs/EVALUATOR.md``), gives the world's P(make) ``Φ(m / σ)`` and its expected score,
 the contract's score averaged over that normal by Gauss–Hermite quadrature (the score
 jumps by twice 25 × the multiplier at the target, so a hard threshold on ``m`` would
-count an estimate a point short of the target as a sure loss).
+count an estimate a point short of the target as a sure loss).  The petit au bout's net
+worth (the evaluator's ``pab`` head, in the margin's half points) adds to it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 
 from ..scoring import BASE, difference_points
 
-__all__ = ["NODES", "expected_value", "made_probability"]
+__all__ = ["NODES", "contract_value", "expected_value", "made_probability", "petit_au_bout_value"]
 
 #: Quadrature nodes of the normal.
 NODES = 16
@@ -39,6 +40,22 @@ def expected_value(margin: np.ndarray, sd: float, multiplier: int) -> np.ndarray
     for x, w in zip(_X, _W, strict=True):
         out += w * _value(margin + sd * x, multiplier)
     return out
+
+
+def petit_au_bout_value(pab: np.ndarray, multiplier: int, multiplied: bool = True
+                        ) -> np.ndarray:
+    """The petit au bout's worth per defender from the ``pab`` head: its half points are
+    the score's per multiplier, times two.  Under the flat rule the bonus is the
+    Petite's whatever the contract (the head's trade-off against card points is then
+    the Petite's too)."""
+    return np.asarray(pab, np.float64) / 2.0 * (multiplier if multiplied else 1)
+
+
+def contract_value(margin: np.ndarray, pab: np.ndarray, sd: float, multiplier: int,
+                   multiplied: bool = True) -> np.ndarray:
+    """Per world, the contract's expected value per defender, the petit au bout in."""
+    return (expected_value(margin, sd, multiplier)
+            + petit_au_bout_value(pab, multiplier, multiplied))
 
 
 def made_probability(margin: np.ndarray, sd: float) -> np.ndarray:

@@ -35,7 +35,7 @@ def _estimate(positions: Sequence[FrenchPosition]) -> tuple[np.ndarray, np.ndarr
     ahead = [i for i, p in enumerate(positions) if p.tricks_left > 1]
     if ahead:
         a = position_arrays([positions[i] for i in ahead])
-        p, m = model.predict_lookahead(a)
+        p, m, _ = model.predict_lookahead(a)
         pts[ahead] = a.points + p
         mar[ahead] = m
     last = [i for i, p in enumerate(positions) if p.tricks_left <= 1]
