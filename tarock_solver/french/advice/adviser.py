@@ -4,9 +4,9 @@
 as the taker would (the discard chosen on his hand and the chien, :mod:`.discard`), and
 passing as the others would bid (:mod:`.policy`); the learned evaluator values every
 world (the petit au bout's net worth in every score), and the statistics are the
-Illustrated adviser's (:mod:`tarock_solver.advise.cv`):
-means with their SEs on common worlds, paired differences, a close call within two SEs,
-and the chosen option's numbers taken on the worlds that did not choose it.
+Illustrated adviser's (:mod:`tarock_solver.advise.cv`): means with their SEs on common
+worlds, paired differences, a close call within two SEs, and the chosen option's numbers
+taken on the worlds that did not choose it.
 """
 
 from __future__ import annotations

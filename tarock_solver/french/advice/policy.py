@@ -1,9 +1,9 @@
 """The others' bids when the adviser's player passes: the adviser's own bidding policy.
 
 A player values each contract on what he sees, his 18 cards: the learned evaluator's
-expected score, the petit au bout in, over inner worlds (the other hands and the chien drawn at random), a
-Petite or a Garde with a quick discard (his shortest suits' cheapest cards first).  In
-turn from seat 1 each bids his best-valued contract above the bid so far when it is
+expected score, the petit au bout in, over inner worlds (the other hands and the chien
+drawn at random), a Petite or a Garde with a quick discard (his shortest suits' cheapest
+cards first).  In turn from seat 1 each bids his best-valued contract above the bid so far when it is
 worth more than 0 to him, else passes; if all pass the deal is dealt again (0).  The
 winner then plays the contract on the world as it is, with the same quick discard.
 """
