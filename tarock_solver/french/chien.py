@@ -20,6 +20,8 @@ from .cards import (
     JACK,
     KING_MASK,
     OUDLER_MASK,
+    SUIT_SIZE,
+    SUIT_START,
     TRUMP_MASK,
     cards_of,
     half_points,
@@ -33,6 +35,9 @@ from .rules import Contract
 
 __all__ = ["DiscardError", "check_discard", "discard_pool", "legal_discards",
            "merged_discards", "opening", "quick_discard", "trumps_to_show"]
+
+
+_SUIT_BITS = (1 << SUIT_SIZE) - 1
 
 
 class DiscardError(RulesError):
@@ -171,7 +176,7 @@ def quick_discard(full: int, players: int = 4) -> int:
     cards = cards_of(free)
     if len(cards) < size:
         return free | mask_of(cards_of(trumps)[:size - len(cards)])
-    length = [sum(1 for c in cards_of(full) if suit_of(c) == s) for s in range(4)]
+    length = [(full >> SUIT_START[s] & _SUIT_BITS).bit_count() for s in range(4)]
     cards.sort(key=lambda c: (length[suit_of(c)], HALF_POINTS[c], c))
     return mask_of(cards[:size])
 

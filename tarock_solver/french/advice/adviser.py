@@ -27,6 +27,7 @@ from ..cards import CARD_IDS, CHIEN_SIZE, HAND_SIZE, cards_of
 from ..chien import opening
 from ..estimate.model import (
     FrenchEvaluator,
+    HeadValues,
     PositionArrays,
     load_french_evaluator,
     opening_arrays,
@@ -218,11 +219,16 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
     poignees: list[PoigneeGain] = []
     pabs = []
     multiplied = req.rules.petit_au_bout == "multiplied"
+    # the positions depend on where the chien goes: the Petite's serve the Garde
+    looked: dict[tuple[bool, str], tuple[PositionArrays, HeadValues]] = {}
     for contract in CONTRACTS:
-        a = _start_rows(worlds, seat, contract, chosen if contract.exchanges else None)
-        # the world's values with one trick of look-ahead: a fifth closer to the exact
-        # values than the ensembles alone (docs/EVALUATOR.md)
-        pts, margin, pab = model.predict_lookahead(a)
+        key = (contract.exchanges, contract.chien_to)
+        if key not in looked:
+            a = _start_rows(worlds, seat, contract, chosen if contract.exchanges else None)
+            # the world's values with one trick of look-ahead: a fifth closer to the
+            # exact values than the ensembles alone (docs/EVALUATOR.md)
+            looked[key] = a, model.predict_lookahead(a)
+        a, (pts, margin, pab) = looked[key]
         played = [((req.hand | w.chien) & ~chosen[j]) if contract.exchanges else req.hand
                   for j, w in enumerate(worlds)]
         poignees += poignee_gains(req.rules, contract.value, played, margin, sd)

@@ -25,6 +25,11 @@ from .worlds import STREAM_POLICY, FrenchWorld, shuffled_unknown
 __all__ = ["CONTRACTS", "PolicySettings", "auction"]
 
 CONTRACTS = (Contract.PETITE, Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE)
+#: What a contract's opening depends on: the Petite and the Garde share theirs (their
+#: scores differ only by the multiplier), so the positions are valued once for both.
+_KEYS = tuple(dict.fromkeys((c.exchanges, c.chien_to) for c in CONTRACTS))
+_KEY_OF = tuple(_KEYS.index((c.exchanges, c.chien_to)) for c in CONTRACTS)
+_FIRST_OF_KEY = tuple(CONTRACTS[_KEY_OF.index(k)] for k in range(len(_KEYS)))
 
 
 @dataclass(frozen=True)
@@ -51,20 +56,20 @@ def auction(model: FrenchEvaluator, world: FrenchWorld, passer: int, seed: int, 
             continue
         for hands, chien in _inner(world.hands[seat], seat, seed, (index, seat),
                                    settings.inner_worlds):
-            for contract in CONTRACTS:
+            for contract in _FIRST_OF_KEY:
                 rows.append(opening(hands, chien, seat, contract))
                 takers.append(seat)
     v = model.predict_start(opening_arrays(rows, takers), points=False)
     values: dict[int, np.ndarray] = {}
-    shape = (settings.inner_worlds, len(CONTRACTS))
+    shape = (settings.inner_worlds, len(_KEYS))
     for seat in range(4):
         if seat == passer:
             continue
         mine = np.array(takers) == seat
         m, b = v.margin[mine].reshape(shape), v.pab[mine].reshape(shape)
         values[seat] = np.array([
-            contract_value(m[:, c], b[:, c], sd, con.multiplier, pab_multiplied).mean()
-            for c, con in enumerate(CONTRACTS)])
+            contract_value(m[:, k], b[:, k], sd, con.multiplier, pab_multiplied).mean()
+            for k, con in zip(_KEY_OF, CONTRACTS, strict=True)])
     bid, taker = -1, -1
     for seat in range(4):
         if seat == passer:
