@@ -126,3 +126,24 @@ def test_petit_au_bout_labels_are_the_reference_minimax() -> None:
         seen.add(want)
     # the bonus is won and lost among them, not only absent
     assert len(seen) >= 2
+
+
+def test_a_head_fits_on_the_rows_that_have_its_label() -> None:
+    from tarock_solver.french.training.labels import FIELDS, _level
+    from tarock_solver.french.training.train import fit_evaluator, report
+    from tarock_solver.training.boosting import BoostSettings
+
+    idx = np.arange(60, dtype=np.int64)
+    a = position_arrays([sample_position(12, int(i), 3) for i in idx])
+    pab = np.where(idx % 3 == 0, np.nan, (a.hlo[:, 0] & 1) * 20.0)
+    level = _level(a, a.points * 0.5, a.points - 70.0, pab, idx)
+    assert set(level) == set(FIELDS)
+    settings = BoostSettings(trees=3, min_trees=1, every=1, subsample=1.0, colsample=1.0)
+    model = fit_evaluator([level], settings)
+    values = model.predict_start(a)
+    assert all(np.all(np.isfinite(v)) for v in values)
+    # the over-budget rows (NaN) are left out of the petit au bout's metrics, not the others'
+    rep = report(model, [level])["t3"]
+    test = idx % 10 == 9
+    assert rep["points"]["n"] == test.sum()
+    assert rep["pab"]["n"] == (test & np.isfinite(pab)).sum() < test.sum()

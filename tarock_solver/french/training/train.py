@@ -91,14 +91,15 @@ def report(model: FrenchEvaluator, levels: Sequence[dict]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for lv in levels:
         _, _, test = split_masks(lv["index"])
-        test &= np.isfinite(lv["y_pab"])
         a = arrays_of(lv).take(np.flatnonzero(test))
         p, m, b = model.predict_start(a)
-        live = (a.hlo & 1).any(axis=1)
+        y = lv["y_pab"][test]
+        has = np.isfinite(y)
+        live = has & (a.hlo & 1).any(axis=1)
         out[f"t{_tricks(lv)}"] = {"points": metrics(p, lv["y_points"][test]),
                                   "margin": metrics(m, lv["y_margin"][test]),
-                                  "pab": metrics(b, lv["y_pab"][test]),
-                                  "pab_live": metrics(b[live], lv["y_pab"][test][live])}
+                                  "pab": metrics(b[has], y[has]),
+                                  "pab_live": metrics(b[live], y[live])}
     return out
 
 
@@ -134,8 +135,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             lv["y_pab"] = exact_pab(args.seed, t, lv, jobs=args.jobs)
             save_level(path, lv)
             log(f"level {t}: petit au bout, {int(np.isnan(lv['y_pab']).sum())} over budget")
-        levels.append(_join([lv] + [load_level(d / path.name) for d in args.extra
-                                    if (d / path.name).exists()]))
+        extra = [load_level(d / path.name) for d in args.extra if (d / path.name).exists()]
+        for e in extra:  # another seed's levels without the petit au bout's labels
+            e.setdefault("y_pab", np.full(len(e["index"]), np.nan))
+        levels.append(_join([lv] + extra))
     for t in range(args.exact_levels + 1, 19):
         path = args.dir / f"level-{t:02d}.npz"
         lv = load_level(path) if path.exists() else None
