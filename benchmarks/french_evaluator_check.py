@@ -29,6 +29,7 @@ import numpy as np
 from tarock_solver.french.estimate.model import (
     FrenchEvaluator,
     load_french_evaluator,
+    petit_in_hands,
     position_arrays,
 )
 from tarock_solver.french.solver import FrenchSearch, margin_table
@@ -47,7 +48,7 @@ def _check(model: FrenchEvaluator, positions: list, exact_points: list, exact_ma
     yb = np.array(exact_pab, float)
     done_p = np.isfinite(yp)
     done_m = np.isfinite(ym)
-    done_b = np.isfinite(yb) & (a.hlo & 1).any(axis=1)
+    done_b = np.isfinite(yb) & petit_in_hands(a.hlo)
     return {"points_start": metrics(p0[done_p] / 2, yp[done_p] / 2),
             "points_lookahead": metrics(p1[done_p] / 2, yp[done_p] / 2),
             "margin_start": metrics(m0[done_m] / 2, ym[done_m] / 2),

@@ -99,8 +99,9 @@ def test_the_garde_doubles_the_petite_on_the_same_discards(advice) -> None:
 
 def test_the_flat_petit_au_bout_is_the_petites_in_every_contract() -> None:
     pab = np.array([20.0, -20.0, 7.0])
-    assert petit_au_bout_value(pab, 4).tolist() == [40.0, -40.0, 14.0]
-    assert petit_au_bout_value(pab, 4, multiplied=False).tolist() == [10.0, -10.0, 3.5]
+    fft, flat = load_rules("fft"), load_rules("fft", {"petit_au_bout": "flat"})
+    assert petit_au_bout_value(pab, fft.petit_au_bout_factor(4)).tolist() == [40.0, -40.0, 14.0]
+    assert petit_au_bout_value(pab, flat.petit_au_bout_factor(4)).tolist() == [10.0, -10.0, 3.5]
 
 
 def test_expected_value_tends_to_the_scoring_far_from_the_target() -> None:

@@ -34,7 +34,7 @@ from .play import PlayState
 from .rules import Contract
 
 __all__ = ["DiscardError", "check_discard", "discard_pool", "legal_discards",
-           "merged_discards", "opening", "quick_discard", "trumps_to_show"]
+           "merged_discards", "opening", "opening_key", "quick_discard", "trumps_to_show"]
 
 
 _SUIT_BITS = (1 << SUIT_SIZE) - 1
@@ -179,6 +179,12 @@ def quick_discard(full: int, players: int = 4) -> int:
     length = [(full >> SUIT_START[s] & _SUIT_BITS).bit_count() for s in range(4)]
     cards.sort(key=lambda c: (length[suit_of(c)], HALF_POINTS[c], c))
     return mask_of(cards[:size])
+
+
+def opening_key(contract: Contract) -> tuple[bool, str]:
+    """What :func:`opening` depends on in a contract: whether the taker exchanges and
+    where the chien goes (the Petite and the Garde share theirs)."""
+    return contract.exchanges, contract.chien_to
 
 
 def opening(hands: Sequence[int], chien: int, taker: int, contract: Contract,

@@ -264,6 +264,10 @@ class FrenchRules:
     def poignee_value(self, level: Poignee | str) -> int:
         return self.poignee_values[Poignee.parse(level).index]
 
+    def petit_au_bout_factor(self, multiplier: int) -> int:
+        """What the petit au bout's 10 is multiplied by in a contract of ``multiplier``."""
+        return multiplier if self.petit_au_bout == "multiplied" else 1
+
     def option_items(self) -> list[tuple[str, str]]:
         """(key, canonical value text) of every option, in the table's order."""
         return [(k, _format(getattr(self, k))) for k in _OPTIONS]

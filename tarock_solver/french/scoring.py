@@ -171,7 +171,7 @@ def score(rules: FrenchRules, contract: Contract | str, taker_half_points: int,
     pab = 0
     if petit_au_bout is not None:
         side = Side.parse(petit_au_bout)
-        each = PETIT_AU_BOUT * (m if rules.petit_au_bout == "multiplied" else 1)
+        each = PETIT_AU_BOUT * rules.petit_au_bout_factor(m)
         # The bonus goes to the side that took the last trick, whoever won the contract.
         pab = each if side is Side.TAKER else -each
         how = f"{PETIT_AU_BOUT} × {m}" if rules.petit_au_bout == "multiplied" else "flat"

@@ -24,7 +24,7 @@ from ...advise.cv import Estimate, PrefixTerm, combine
 from ...advise.decision import NOISE_SE
 from ...errors import RulesError
 from ..cards import CARD_IDS, CHIEN_SIZE, HAND_SIZE, cards_of
-from ..chien import opening
+from ..chien import opening, opening_key
 from ..estimate.model import (
     FrenchEvaluator,
     HeadValues,
@@ -218,11 +218,10 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
     rows = []
     poignees: list[PoigneeGain] = []
     pabs = []
-    multiplied = req.rules.petit_au_bout == "multiplied"
     # the positions depend on where the chien goes: the Petite's serve the Garde
     looked: dict[tuple[bool, str], tuple[PositionArrays, HeadValues]] = {}
     for contract in CONTRACTS:
-        key = (contract.exchanges, contract.chien_to)
+        key = opening_key(contract)
         if key not in looked:
             a = _start_rows(worlds, seat, contract, chosen if contract.exchanges else None)
             # the world's values with one trick of look-ahead: a fifth closer to the
@@ -232,7 +231,8 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
         played = [((req.hand | w.chien) & ~chosen[j]) if contract.exchanges else req.hand
                   for j, w in enumerate(worlds)]
         poignees += poignee_gains(req.rules, contract.value, played, margin, sd)
-        bonus = 3.0 * petit_au_bout_value(pab, contract.multiplier, multiplied)
+        bonus = 3.0 * petit_au_bout_value(pab, req.rules.petit_au_bout_factor(
+            contract.multiplier))
         pabs.append(PetitAuBout(contract.value, _mean(bonus)))
         score = 3.0 * expected_value(margin, sd, contract.multiplier) + bonus
         per[contract.value] = score
@@ -243,8 +243,8 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
     takers: Counter[str] = Counter()
     pass_score = np.zeros(len(worlds))
     for j, w in enumerate(worlds):
-        taker, contract, value = auction(model, w, seat, req.seed, j, sd, req.policy,
-                                         pab_multiplied=multiplied)
+        taker, contract, value = auction(model, w, seat, req.rules, req.seed, j, sd,
+                                         req.policy)
         pass_score[j] = -value  # a defender pays the taker's value
         takers["all pass" if contract is None else f"seat {taker + 1} {contract.title}"] += 1
     per[PASS] = pass_score

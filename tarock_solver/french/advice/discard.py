@@ -68,7 +68,8 @@ def _values(model: FrenchEvaluator, full: int, discards: list[int], taker: int, 
             defences: list[tuple[int, int, int, int]], sd: float) -> np.ndarray:
     a = discard_positions(full, discards, taker, leader, defences)
     v = model.predict_start(a, points=False)
-    value = contract_value(v.margin, v.pab, sd, 1)
+    # at multiplier 1 the petit au bout's factor is 1 under either rule
+    value = contract_value(v.margin, v.pab, sd, 1, 1)
     return value.reshape(len(discards), len(defences)).mean(axis=1)
 
 

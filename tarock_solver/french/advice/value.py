@@ -42,20 +42,19 @@ def expected_value(margin: np.ndarray, sd: float, multiplier: int) -> np.ndarray
     return out
 
 
-def petit_au_bout_value(pab: np.ndarray, multiplier: int, multiplied: bool = True
-                        ) -> np.ndarray:
-    """The petit au bout's worth per defender from the ``pab`` head: its half points are
-    the score's per multiplier, times two.  Under the flat rule the bonus is the
-    Petite's whatever the contract (the head's trade-off against card points is then
-    the Petite's too)."""
-    return np.asarray(pab, np.float64) / 2.0 * (multiplier if multiplied else 1)
+def petit_au_bout_value(pab: np.ndarray, factor: int) -> np.ndarray:
+    """The petit au bout's worth per defender from the ``pab`` head, whose half points are
+    the score's per unit of the bonus's ``factor``
+    (:meth:`~tarock_solver.french.rules.FrenchRules.petit_au_bout_factor`), times two.
+    Under the flat rule the factor is 1 in every contract (the head's trade-off against
+    card points is then the Petite's too)."""
+    return np.asarray(pab, np.float64) / 2.0 * factor
 
 
 def contract_value(margin: np.ndarray, pab: np.ndarray, sd: float, multiplier: int,
-                   multiplied: bool = True) -> np.ndarray:
+                   pab_factor: int) -> np.ndarray:
     """Per world, the contract's expected value per defender, the petit au bout in."""
-    return (expected_value(margin, sd, multiplier)
-            + petit_au_bout_value(pab, multiplier, multiplied))
+    return expected_value(margin, sd, multiplier) + petit_au_bout_value(pab, pab_factor)
 
 
 def made_probability(margin: np.ndarray, sd: float) -> np.ndarray:

@@ -33,7 +33,7 @@ from ..solver import PAB_HALF_POINTS, FrenchPosition, card_code, trick_lines, tr
 from .features import N_FEATURES, features, remaining_half_points
 
 __all__ = ["WEIGHTS_PATH", "FrenchEvaluator", "HeadValues", "PositionArrays",
-           "load_french_evaluator", "opening_arrays", "position_arrays"]
+           "load_french_evaluator", "opening_arrays", "petit_in_hands", "position_arrays"]
 
 WEIGHTS_PATH = Path(__file__).with_name("french_weights.npz")
 #: Rows per block of features (bounds the memory; any value gives the same result).
@@ -106,6 +106,11 @@ def opening_arrays(openings: Sequence[tuple[Sequence[int], PlayState]],
                           np.zeros((n, 4), np.int64), np.zeros(n, np.int64))
 
 
+def petit_in_hands(hlo: np.ndarray) -> np.ndarray:
+    """Per row of trump words (N, 4), whether a hand still holds the Petit (bit 0)."""
+    return (hlo & 1).any(axis=1)
+
+
 def margin_range(points: np.ndarray, oudlers: np.ndarray, remaining: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray]:
     """The least and greatest final margins still possible (the margin head's clip)."""
@@ -166,7 +171,7 @@ class FrenchEvaluator:
             mar[s] = np.clip(self.margin.predict(x), mlo, mhi)
             if pab:
                 # no petit au bout once the Petit has gone (a won one is settled then)
-                live = (a.hlo[s] & 1).any(axis=1)
+                live = petit_in_hands(a.hlo[s])
                 bonus[s] = np.where(live, np.clip(self.pab.predict(x), -2 * PAB_HALF_POINTS,
                                                   2 * PAB_HALF_POINTS), 0.0)
         return HeadValues(pts, mar, bonus)

@@ -24,7 +24,7 @@ from ...training.boosting import BoostSettings, fit_oblivious
 from ...training.labels import write_npz
 from ...training.train import metrics, split_masks
 from ..estimate.features import features
-from ..estimate.model import FrenchEvaluator
+from ..estimate.model import FrenchEvaluator, petit_in_hands
 from .labels import (
     EXACT_LEVELS,
     arrays_of,
@@ -95,7 +95,7 @@ def report(model: FrenchEvaluator, levels: Sequence[dict]) -> dict[str, Any]:
         p, m, b = model.predict_start(a)
         y = lv["y_pab"][test]
         has = np.isfinite(y)
-        live = has & (a.hlo & 1).any(axis=1)
+        live = has & petit_in_hands(a.hlo)
         out[f"t{_tricks(lv)}"] = {"points": metrics(p, lv["y_points"][test]),
                                   "margin": metrics(m, lv["y_margin"][test]),
                                   "pab": metrics(b[has], y[has]),
