@@ -112,6 +112,32 @@ def test_expected_value_tends_to_the_scoring_far_from_the_target() -> None:
     assert made_probability(np.array([0.0]), 8.0)[0] > 0.5
 
 
+def _direct_expected_value(m: float, sd: float, multiplier: int) -> float:
+    """The sum over every whole half point k of margin of P(round(m + sd Z) = k) times
+    the score there, from the rules' words: ±(25 + the difference in whole points, a
+    half point rounded for the winner), made at 0."""
+    total = 0.0
+    for k in range(-600, 601):
+        p = 0.5 * (math.erf((k + 0.5 - m) / sd / math.sqrt(2))
+                   - math.erf((k - 0.5 - m) / sd / math.sqrt(2)))
+        total += p * (1 if k >= 0 else -1) * (25 + math.ceil(abs(k) / 2)) * multiplier
+    return total
+
+
+@pytest.mark.parametrize("sd", [4.0, 16.0])
+def test_expected_value_is_the_rounded_normals_sum(sd: float) -> None:
+    rng = np.random.default_rng(7)
+    margins = np.concatenate([rng.uniform(-40, 40, 20), [0.0, -0.5, 0.5, 5.0, 110.0, -112.0]])
+    got = expected_value(margins, sd, 2)
+    want = [_direct_expected_value(float(m), sd, 2) for m in margins]
+    # the table is interpolated on a grid of 1/8 half point
+    assert got == pytest.approx(want, abs=5e-3)
+    # near the target the jump is smoothed, not stepped: +2.5 points is worth more
+    # than half the way from 0 to the sure score (a quadrature would say 5 at sd 16)
+    if sd == 16.0:
+        assert expected_value(np.array([5.0]), sd, 2)[0] == pytest.approx(18.57, abs=0.01)
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"hand": HAND & ~(1 << cards_of(HAND)[0])}, "18 cards"),
     ({"seat": 4}, "seat 5"),

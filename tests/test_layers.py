@@ -34,6 +34,7 @@ LAYERS: dict[str, int] = {
     "tarock_solver.errors": MODEL,
     "tarock_solver.french": MODEL,
     "tarock_solver.games": MODEL,
+    "tarock_solver.normal": MODEL,
     "tarock_solver.play": MODEL,
     "tarock_solver.rules": MODEL,
     "tarock_solver.scoring": MODEL,

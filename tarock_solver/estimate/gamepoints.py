@@ -29,6 +29,7 @@ import numpy as np
 
 from ..cards import thirds_of
 from ..errors import RulesError
+from ..normal import rounded_normal
 from ..rules import BIRD_KEYS, Rules, load_rules
 from ..scoring import hand_class
 from ..solver import Payoff, make_payoff, solve_game_points
@@ -57,17 +58,6 @@ def card_point_sd(cards: int) -> float:
     """The card-point error's SD assumed for a position of ``cards`` cards a hand: the
     whole deal's, shrinking with the square root of the tricks left."""
     return CARD_POINT_SD * math.sqrt(max(cards, 1) / _HAND_SIZE)
-
-
-#: Φ on a grid of 1/1000 over ±8.5: the weights by interpolation (error < 1e-7).
-_PHI_X = np.linspace(-8.5, 8.5, 17001)
-_PHI = np.array([0.5 * (1.0 + math.erf(x / math.sqrt(2.0))) for x in _PHI_X])
-
-
-def rounded_normal(mean: float, sd: float, top: int) -> np.ndarray:
-    """P(k), k = 0 … top, of round(mean + sd·Z) clipped to [0, top], Z standard normal."""
-    cuts = np.interp((np.arange(top) + 0.5 - mean) / sd, _PHI_X, _PHI, left=0.0, right=1.0)
-    return np.diff(np.append(cuts, 1.0), prepend=0.0)
 
 
 def smoothing_weights(estimate: float, sd: float, top: int,

@@ -21,10 +21,10 @@ import numba
 import numpy as np
 
 from ..errors import DealError, RulesError
+from ..normal import rounded_normal
 from ..rules import Rules
 from ..scoring import score_trischaken
 from .features import N_FEATURES, features, remaining_points
-from .gamepoints import rounded_normal
 from .model import check_positions, popcounts
 from .trees import ObliviousEnsemble
 
@@ -268,7 +268,7 @@ def trischaken_net(rules: Rules, points: int, in_play: int) -> float:
 def expected_trischaken_net(rules: Rules, mean: float, sd: float | None = None,
                             in_play: int | None = None) -> float:
     """E[:func:`trischaken_net`] when the points are round(mean + sd·Z) clipped to
-    0 … in_play (Z standard normal; :func:`~.gamepoints.rounded_normal`).
+    0 … in_play (Z standard normal; :func:`~tarock_solver.normal.rounded_normal`).
 
     ``sd`` None takes the shipped model's error SD (its RMSE on held-out deals);
     ``sd == 0`` is the net of the rounded, clipped mean, exactly.  ``in_play`` (70 minus

@@ -2,44 +2,66 @@
 
 The evaluator's margin ``m`` of a world is an estimate of the exact margin; taking the
 exact margin as normal around it, with the evaluator's residual SD on whole deals
-(``docs/EVALUATOR.md``), gives the world's P(make) ``Φ(m / σ)`` and its expected score,
-the contract's score averaged over that normal by Gauss–Hermite quadrature (the score
-jumps by twice 25 × the multiplier at the target, so a hard threshold on ``m`` would
-count an estimate a point short of the target as a sure loss).  The petit au bout's net
-worth (the evaluator's ``pab`` head, in the margin's half points) adds to it.
+(``docs/EVALUATOR.md``), gives the world's P(make) ``Φ(m / σ)`` and its expected score:
+the contract's score at each whole half point of margin weighted by the rounded normal's
+probability of it.  The score jumps by twice 25 × the multiplier at the target, so a
+hard threshold on ``m`` would count an estimate a point short of the target as a sure
+loss, and a quadrature over the jump errs by up to 15 points a defender.  The expectation
+is linear in the multiplier: it is tabulated once per SD at multiplier 1 on a grid of
+margins and interpolated.  The petit au bout's net worth (the evaluator's ``pab`` head, in
+the margin's half points) adds to it.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
+from ...normal import normal_cdf
 from ..scoring import BASE, difference_points
 
-__all__ = ["NODES", "contract_value", "expected_value", "made_probability", "petit_au_bout_value"]
+__all__ = ["contract_value", "expected_value", "made_probability", "petit_au_bout_value",
+           "score_at"]
 
-#: Quadrature nodes of the normal.
-NODES = 16
-_X, _W = np.polynomial.hermite_e.hermegauss(NODES)
-_W = _W / _W.sum()
+#: The table's margins (half points): every margin a deal can reach (−112 … 110), with
+#: room; beyond it a margin is clipped.
+_REACH = 200
+_STEP = 0.125
 
 
-def _value(margin: np.ndarray, multiplier: int) -> np.ndarray:
-    """The contract's value per defender at a margin in half points: ±(25 + difference)
-    × multiplier, the difference in whole points, a half point rounded for the winner."""
-    m = np.rint(margin)
+def score_at(margin: np.ndarray, multiplier: int = 1) -> np.ndarray:
+    """The contract's value per defender at whole half points of margin: ±(25 +
+    difference) × multiplier, the difference in whole points, a half point rounded for
+    the winner; made at 0."""
+    m = np.asarray(margin)
     return np.where(m >= 0, 1.0, -1.0) * (BASE + difference_points(m)) * multiplier
 
 
-def expected_value(margin: np.ndarray, sd: float, multiplier: int) -> np.ndarray:
-    """Per world, the contract's expected value per defender, averaged over the exact
-    margin ~ N(margin, sd²)."""
-    margin = np.asarray(margin, np.float64)
-    out = np.zeros(margin.shape)
-    for x, w in zip(_X, _W, strict=True):
-        out += w * _value(margin + sd * x, multiplier)
+@lru_cache(maxsize=8)
+def _unit_table(sd: float) -> np.ndarray:
+    """E[score_at(round(m + sd Z))] at multiplier 1 for m on the grid ``±_REACH`` by
+    ``_STEP`` (a smooth function of m: the normal's convolution of a step function)."""
+    grid = np.arange(-_REACH, _REACH + _STEP / 2, _STEP)
+    span = _REACH + int(math.ceil(9 * sd)) + 1
+    k = np.arange(-span, span + 1)
+    v = score_at(k)
+    # summation by parts: E = v(top) - Σ_k (v(k+1) - v(k)) P(X < k + 0.5)
+    dv = np.diff(v)
+    out = np.empty(len(grid))
+    for i in range(0, len(grid), 256):
+        g = grid[i:i + 256, None]
+        out[i:i + 256] = v[-1] - normal_cdf((k[:-1] + 0.5 - g) / sd) @ dv
     return out
+
+
+def expected_value(margin: np.ndarray, sd: float, multiplier: int) -> np.ndarray:
+    """Per world, the contract's expected value per defender when the exact margin is
+    round(margin + sd Z), Z standard normal (margins in half points)."""
+    m = np.clip(np.asarray(margin, np.float64), -_REACH, _REACH)
+    grid = np.arange(-_REACH, _REACH + _STEP / 2, _STEP)
+    return np.interp(m, grid, _unit_table(float(sd))) * multiplier
 
 
 def petit_au_bout_value(pab: np.ndarray, factor: int) -> np.ndarray:
@@ -60,5 +82,4 @@ def contract_value(margin: np.ndarray, pab: np.ndarray, sd: float, multiplier: i
 def made_probability(margin: np.ndarray, sd: float) -> np.ndarray:
     """Per world, P(exact margin ≥ 0) under the same normal (a half point of slack for
     the rounding)."""
-    z = (np.asarray(margin, np.float64) + 0.5) / sd
-    return 0.5 * (1.0 + np.vectorize(math.erf)(z / math.sqrt(2.0)))
+    return normal_cdf((np.asarray(margin, np.float64) + 0.5) / sd)
