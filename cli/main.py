@@ -102,7 +102,7 @@ _COMMANDS = f"{__package__}.commands"
 FRENCH_COMMANDS: dict[str, str | None] = {
     "show": None, "deal": None, "score": None, "rules": None, "solve": "_french_solve",
     "review": "_french_review", "batch": None, "stats": None, "bench": "_french_bench",
-    "advise": "_french_advise",
+    "advise": "_french_advise", "serve": None,
 }
 
 

@@ -1,5 +1,5 @@
-"""`tarock --game french solve | batch | stats | bench`, and commands that do not serve
-French Tarot: values equal to the library's, bad input exits 2 naming the problem."""
+"""`tarock --game french solve | batch | stats | bench`, and a game that does not exist:
+values equal to the library's, bad input exits 2 naming the problem."""
 
 from __future__ import annotations
 
@@ -119,9 +119,7 @@ def test_a_77_card_deal_is_refused(capsys) -> None:
     assert code == 2 and "77 cards" in err
 
 
-def test_commands_that_do_not_serve_french(capsys) -> None:
-    code, out, err = run(capsys, "--game", "french", "serve")
-    assert code == 2 and "Illustrated Tarock only" in err
+def test_an_unknown_game_is_refused(capsys) -> None:
     code, out, err = run(capsys, "--game", "bridge", "show")
     assert code == 2 and "bridge" in err
 

@@ -1,12 +1,15 @@
 """`tarock --game french advise`: which contract to take, or to pass, with one French hand.
 
-Parses the hand and the seat, calls :func:`tarock_solver.french.advice.advise_french`,
-formats the rows and the recommendation.
+Parses the hand and the seat (:func:`advice_request`), calls
+:func:`tarock_solver.french.advice.advise_french`, formats the rows and the
+recommendation (:func:`advice_lines`) or the JSON object (:func:`advice_json`); the web
+app's Advice page of French Tarot uses the same three.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -14,13 +17,31 @@ from tarock_solver.advise.cv import Estimate
 from tarock_solver.errors import RulesError
 from tarock_solver.french.advice import PASS, FrenchAdvice, FrenchAdviceRequest, advise_french
 from tarock_solver.french.notation import format_chien, format_hand, parse_chien, parse_hand
-from tarock_solver.french.rules import Contract
+from tarock_solver.french.rules import Contract, FrenchRules
 
 from ..main import Settings
 from ._text import plain, table
 
 #: A hand to try: seven trumps with the 21 and the Excuse, two Kings.
 DEMO_HAND = "21,19,17,14,11,8,4,EX.K107.KQ5.J2.96"
+
+
+def advice_request(rules: FrenchRules, hand: str, seat: str, chien: str | None, *, seed: int,
+                   worlds: int) -> FrenchAdviceRequest:
+    """The request for ``hand`` (18 cards; empty: the demo hand) at ``seat`` (1 to 4), with
+    the ``chien`` when shown; RulesError, NotationError or DealError naming the bad token."""
+    if seat.strip() not in ("1", "2", "3", "4"):
+        raise RulesError(f'--seat "{seat}": seats are 1 to 4 (1 leads the first trick).')
+    text = hand.strip()
+    cards = parse_hand(text or DEMO_HAND, players=4, where="the hand")
+    shown = None if chien is None else parse_chien(chien, players=4)
+    return FrenchAdviceRequest(hand=cards, seat=int(seat) - 1, rules=rules, seed=seed,
+                               worlds=worlds, chien=shown)
+
+
+def advice_json(advice: FrenchAdvice) -> dict[str, Any]:
+    """What ``--json`` prints: the advice's own object, marked as French Tarot's."""
+    return {"game": "french", **advice.to_dict()}
 
 
 def _title(option: str) -> str:
@@ -43,7 +64,9 @@ def _pct(e: Estimate | None) -> str:
     return f"{100 * e.mean:.0f}% ± " + (f"{se:.0f}" if se >= 1 else f"{se:.1f}")
 
 
-def _lines(advice: FrenchAdvice, ascii_only: bool, demo: bool) -> list[str]:
+def advice_lines(advice: FrenchAdvice, ascii_only: bool, demo: bool) -> list[str]:
+    """The advice as the terminal shows it: the rows, the recommendation, the discard
+    and the announcements."""
     req = advice.request
     out = [f"Advice for seat {req.seat + 1}{' (demo hand)' if demo else ''}: "
            f"{format_hand(req.hand)}"
@@ -142,19 +165,13 @@ def command(settings: Settings, words: tuple[str, ...], seat: str, players: int,
     if players != 4:
         raise RulesError(f"--players {players}: advice plays four players (the three- and "
                          "five-player games are in the rules and the scoring only).")
-    if seat.strip() not in ("1", "2", "3", "4"):
-        raise RulesError(f'--seat "{seat}": seats are 1 to 4 (1 leads the first trick).')
     text = " ".join(words).strip()
-    demo = not text
-    hand = parse_hand(DEMO_HAND if demo else text, players=4, where="the hand")
-    shown = None if chien is None else parse_chien(chien, players=4)
     rules = settings.loaded_rules
-    req = FrenchAdviceRequest(hand=hand, seat=int(seat) - 1, rules=rules, seed=seed,
-                              worlds=worlds, chien=shown)
+    assert isinstance(rules, FrenchRules)
+    req = advice_request(rules, text, seat, chien, seed=seed, worlds=worlds)
     advice = advise_french(req)
     if as_json:
-        click.echo(json.dumps({"game": "french", **advice.to_dict()}, indent=2,
-                              ensure_ascii=False))
+        click.echo(json.dumps(advice_json(advice), indent=2, ensure_ascii=False))
         return
-    for line in _lines(advice, settings.ascii, demo):
+    for line in advice_lines(advice, settings.ascii, demo=not text):
         click.echo(line)

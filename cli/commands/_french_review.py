@@ -6,7 +6,8 @@ file whose records carry their play, or ``example`` for the shipped example.  Ev
 record is read and played through the rules of play before any search starts; a bad
 one stops the command with exit status 2 and a message naming the trick, the seat and
 the card.  The work is done by :mod:`tarock_solver.french.review`; this module reads,
-checks and formats.
+checks and formats.  The web app's Review page of French Tarot takes the shipped example
+(:func:`example_text`) and the evaluator (:func:`learned_evaluator`) from here.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tarock_solver.french.deal_files import FrenchDealRecord, parse_record, read
 from tarock_solver.french.review import (
     EXACT_TRICKS,
     FrenchPlayLine,
+    ValueSource,
     check_play,
     learned_values,
     review_line,
@@ -48,6 +50,19 @@ def _read(words: tuple[str, ...]) -> list[FrenchDealRecord]:
         words, example=example_text, parse=parse_record, read_file=read_deals,
         usage='give a played deal, a file of them or "example", e.g. '
               "tarock --game french review example.")
+
+
+def learned_evaluator(lines: list[FrenchPlayLine], estimate: bool, exact_tricks: int
+                      ) -> tuple[ValueSource | None, str | None, str]:
+    """The learned evaluator's values for the cards before the exact tricks, its name and
+    the note on why there is none: loaded only when ``estimate`` and some card of
+    ``lines`` is played with more than ``exact_tricks`` tricks left."""
+    if not estimate:
+        return None, None, "--no-estimate"
+    if any(p.tricks_left > exact_tricks for ln in lines for p in ln.positions):
+        values, found = learned_values()
+        return (values, found, "") if values is not None else (None, None, found)
+    return None, None, ""
 
 
 @click.command("review")
@@ -103,12 +118,7 @@ def command(settings: Settings, words: tuple[str, ...], record_id: str | None, a
         rules = settings.rules_named(rec.rules or settings.rules, rec.options)
         assert isinstance(rules, FrenchRules)
         lines.append(check_play(rec, rules))
-    values, evaluator, note = None, None, ""
-    if estimate and any(p.tricks_left > exact_tricks for ln in lines for p in ln.positions):
-        values, found = learned_values()
-        evaluator, note = (found, "") if values is not None else (None, found)
-    elif not estimate:
-        note = "--no-estimate"
+    values, evaluator, note = learned_evaluator(lines, estimate, exact_tricks)
     budget = Budget(nodes=node_limit, seconds=time_limit)
     searches: dict[tuple[str, str], FrenchSearch] = {}
 

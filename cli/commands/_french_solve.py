@@ -5,13 +5,18 @@ ones, or the one given), the taker's card points, his margin over the target and
 score per defender, exact or, where the time or node budget ran out, the bounds proved
 (marked *).  ``--play`` continues the deal from the cards already played; ``--cards``
 adds the card points of each card the next player may play.  The work is done by
-:mod:`tarock_solver.french.analysis`; this module parses and formats.
+:mod:`tarock_solver.french.analysis`; this module parses (:func:`read_deal`,
+:func:`solve_rows`) and formats (:func:`table_lines`, :func:`json_document`), for the
+command and for the web app's Deal page of French Tarot.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import click
 
@@ -31,9 +36,10 @@ from tarock_solver.french.notation import (
     parse_cards,
     parse_deal,
 )
-from tarock_solver.french.rules import Contract, Poignee
+from tarock_solver.french.rules import Contract, FrenchRules, Poignee
 from tarock_solver.french.scoring import Side, format_half_points
 from tarock_solver.french.solver import FrenchSearch
+from tarock_solver.solver import Budget, SearchResult
 
 from ..main import Settings
 from ._text import plain, table
@@ -94,6 +100,102 @@ def _lines(rows: list[FrenchRow], ascii_only: bool) -> list[str]:
     return [plain(line, ascii_only) for line in table(body, header)]
 
 
+@dataclass(frozen=True)
+class FrenchTable:
+    """A solved table: its rules and deal, the cards played before the rows (in order),
+    the rows, and with ``cards`` the taker's card points after each card the next player
+    (``mover``, 0-based) may play in the first row's position."""
+
+    rules: FrenchRules
+    deal: FrenchDeal
+    played: list[int]
+    rows: list[FrenchRow]
+    values: dict[int, SearchResult] | None = None
+    mover: int | None = None
+    taker: int | None = None
+
+
+def solve_rows(deal: FrenchDeal, rules: FrenchRules, *, takers: Sequence[str] = (),
+               contracts: Sequence[str] = (), discard: str | None = None,
+               max_discards: int = DEFAULT_DISCARDS, play: str | None = None,
+               poignees: Sequence[str] = (), chelem: bool = False, cards: bool = False,
+               budget: Budget | None = None,
+               progress: Callable[[int, int], None] | None = None) -> FrenchTable:
+    """The rows of ``deal`` for the ``takers`` (seats "1" to "4"; all when empty) and the
+    ``contracts`` (all when empty), as the options of the command give them; ``budget``
+    per row.  Every input is read and the play checked for every row before the first
+    search; ``progress(done, total)`` after each row."""
+    budget = budget or Budget()
+    seats = [_seat(t) for t in takers] if takers else list(range(4))
+    chosen = [Contract.parse(c) for c in contracts] if contracts else list(Contract)
+    shown = [_poignee(p) for p in poignees]
+    given = None
+    if discard is not None:
+        if len(seats) != 1 or any(not c.exchanges for c in chosen):
+            raise RulesError("--discard needs one --taker and the contracts petite or garde.")
+        given = sum(1 << c for c in parse_cards(re.split(r"[\s,;]+", discard.strip()),
+                                                where="--discard"))
+    played = ([] if play is None
+              else parse_cards(re.split(r"[\s,;]+", play.strip()), where="--play"))
+    # Before any long work: the record of play is legal for every row asked for.
+    if played:
+        if given is None and any(c.exchanges for c in chosen):
+            raise RulesError("--play after a Petite or a Garde needs the --discard played.")
+        for seat in seats:
+            for contract in chosen:
+                pos = start_position(deal, seat, contract, given if contract.exchanges else 0,
+                                     chelem_announced=chelem)
+                continue_play(pos, played, excuse_last=rules.excuse_last_trick)
+    search = FrenchSearch(excuse_last=rules.excuse_last_trick)
+    rows = []
+    total = len(seats) * len(chosen)
+    for seat in seats:
+        for contract in chosen:
+            rows.append(solve_row(deal, seat, contract, rules, search=search, budget=budget,
+                                  discard=given if contract.exchanges else None,
+                                  max_discards=max_discards, poignees=shown,
+                                  chelem_announced=chelem, play=played))
+            if progress is not None:
+                progress(len(rows), total)
+    if not cards:
+        return FrenchTable(rules, deal, played, rows)
+    first = rows[0]
+    pos = continue_play(start_position(deal, first.taker, first.contract, first.discard,
+                                       chelem_announced=chelem), played,
+                        excuse_last=rules.excuse_last_trick)
+    values = search.card_values(pos, budget=budget)
+    return FrenchTable(rules, deal, played, rows, values, pos.mover, pos.taker)
+
+
+def json_document(solved: FrenchTable) -> dict[str, Any]:
+    """What ``--json`` prints."""
+    doc: dict[str, Any] = {
+        "game": "french", "rules": solved.rules.name, "deal": format_deal(solved.deal),
+        "play": format_cards(solved.played) if solved.played else "",
+        "rows": [r.to_dict() for r in solved.rows]}
+    if solved.values is not None:
+        doc["cards"] = {format_cards([c]): [v.lower, v.upper] for c, v in solved.values.items()}
+    return doc
+
+
+def table_lines(solved: FrenchTable, ascii_only: bool) -> list[str]:
+    """What the command prints without ``--json``: the rows, the budget's note when a row
+    ran out of it, the card values."""
+    out = [f"French Tarot, rules {solved.rules.name}: card points and margin in points, score "
+           "per defender.", *_lines(solved.rows, ascii_only)]
+    if any(not r.complete for r in solved.rows):
+        out.append("* over the budget: the bounds proved so far (--time-limit, --node-limit); "
+                   "a discard count below the legal ones means the best of those examined.")
+    if solved.values is not None and solved.mover is not None:
+        seat = solved.mover + 1
+        wants = "high" if solved.mover == solved.taker else "low"
+        out += ["", f"The taker's card points after each card seat {seat} may play "
+                    f"(seat {seat} wants them {wants}):"]
+        for c, v in sorted(solved.values.items(), key=lambda kv: -kv[1].lower):
+            out.append(f"  {format_cards([c]):>4}  {_bounds(v.lower, v.upper, True)}")
+    return out
+
+
 @click.command("solve")
 @click.argument("words", nargs=-1, metavar="DEAL")
 @click.option("--taker", "takers", multiple=True, metavar="1-4",
@@ -134,65 +236,14 @@ def command(settings: Settings, words: tuple[str, ...], takers: tuple[str, ...],
     that runs out of --time-limit (or --node-limit) shows the bounds it proved,
     marked *; --play continues a deal from the cards played, where the search is fast.
     """
-    from tarock_solver.solver import Budget
-
     rules = settings.loaded_rules
+    assert isinstance(rules, FrenchRules)
     deal = read_deal(words)
-    seats = [_seat(t) for t in takers] if takers else list(range(4))
-    chosen = [Contract.parse(c) for c in contracts] if contracts else list(Contract)
-    shown = [_poignee(p) for p in poignees]
-    given = None
-    if discard is not None:
-        if len(seats) != 1 or any(not c.exchanges for c in chosen):
-            raise RulesError("--discard needs one --taker and the contracts petite or garde.")
-        given = sum(1 << c for c in parse_cards(re.split(r"[\s,;]+", discard.strip()),
-                                                where="--discard"))
-    played = ([] if play is None
-              else parse_cards(re.split(r"[\s,;]+", play.strip()), where="--play"))
-    # Before any long work: the record of play is legal for every row asked for.
-    if played:
-        if given is None and any(c.exchanges for c in chosen):
-            raise RulesError("--play after a Petite or a Garde needs the --discard played.")
-        for seat in seats:
-            for contract in chosen:
-                pos = start_position(deal, seat, contract, given if contract.exchanges else 0,
-                                     chelem_announced=chelem)
-                continue_play(pos, played, excuse_last=rules.excuse_last_trick)
-    budget = Budget(nodes=node_limit, seconds=time_limit)
-    search = FrenchSearch(excuse_last=rules.excuse_last_trick)
-    rows = []
-    for seat in seats:
-        for contract in chosen:
-            rows.append(solve_row(deal, seat, contract, rules, search=search, budget=budget,
-                                  discard=given if contract.exchanges else None,
-                                  max_discards=max_discards, poignees=shown,
-                                  chelem_announced=chelem, play=played))
-    values = None
-    if cards:
-        first = rows[0]
-        pos = continue_play(start_position(deal, first.taker, first.contract, first.discard,
-                                           chelem_announced=chelem), played,
-                            excuse_last=rules.excuse_last_trick)
-        values = search.card_values(pos, budget=Budget(nodes=node_limit, seconds=time_limit))
+    solved = solve_rows(deal, rules, takers=takers, contracts=contracts, discard=discard,
+                        max_discards=max_discards, play=play, poignees=poignees, chelem=chelem,
+                        cards=cards, budget=Budget(nodes=node_limit, seconds=time_limit))
     if as_json:
-        doc = {"game": "french", "rules": rules.name, "deal": format_deal(deal),
-               "play": format_cards(played) if played else "",
-               "rows": [r.to_dict() for r in rows]}
-        if values is not None:
-            doc["cards"] = {format_cards([c]): [v.lower, v.upper] for c, v in values.items()}
-        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(json_document(solved), indent=2, ensure_ascii=False))
         return
-    click.echo(f"French Tarot, rules {rules.name}: card points and margin in points, score "
-               "per defender.")
-    for line in _lines(rows, settings.ascii):
+    for line in table_lines(solved, settings.ascii):
         click.echo(line)
-    if any(not r.complete for r in rows):
-        click.echo("* over the budget: the bounds proved so far (--time-limit, --node-limit); "
-                   "a discard count below the legal ones means the best of those examined.")
-    if values is not None:
-        click.echo()
-        wants = "high" if pos.mover == pos.taker else "low"
-        click.echo(f"The taker's card points after each card seat {pos.mover + 1} may play "
-                   f"(seat {pos.mover + 1} wants them {wants}):")
-        for c, v in sorted(values.items(), key=lambda kv: -kv[1].lower):
-            click.echo(f"  {format_cards([c]):>4}  {_bounds(v.lower, v.upper, True)}")

@@ -1,5 +1,6 @@
 """The web app of `tarock serve`: the Advice, Deal and Review pages and the job
-stream behind them (Starlette).
+stream behind them (Starlette), for one game: the one the server was started with
+(``tarock --game french serve`` serves French Tarot's pages).
 
 ``GET /advise``, ``/deal``, ``/review`` answer the page (its fields filled from the
 address); the page's script opens ``GET /run/<page>?<the same query>``, a stream of
@@ -16,7 +17,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response, Stream
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .jobs import JOBS, FieldError, event, stream
+from .jobs import GAME_JOBS, FieldError, event, stream
 from .pages import page_html
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -27,16 +28,17 @@ async def home(_request: Request) -> Response:
 
 
 async def page(request: Request) -> Response:
-    return HTMLResponse(page_html(request.url.path.strip("/")))
+    return HTMLResponse(page_html(request.url.path.strip("/"), request.app.state.game))
 
 
 async def run(request: Request) -> Response:
     kind = request.path_params["kind"]
-    if kind not in JOBS:
+    jobs = GAME_JOBS[request.app.state.game]
+    if kind not in jobs:
         return Response("no such page", status_code=404)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     try:
-        job = JOBS[kind](request.query_params)
+        job = jobs[kind](request.query_params)
     except FieldError as exc:
         answer = event("error", {"field": exc.field, "message": exc.message})
 
@@ -47,9 +49,12 @@ async def run(request: Request) -> Response:
     return StreamingResponse(stream(job), media_type="text/event-stream", headers=headers)
 
 
-def create_app() -> Starlette:
-    """The app: three pages, the job stream, the script and the style sheet."""
-    return Starlette(routes=[
+def create_app(game: str = "illustrated") -> Starlette:
+    """The app of ``game`` (illustrated or french): three pages, the job stream, the
+    script and the style sheet."""
+    if game not in GAME_JOBS:
+        raise ValueError(f"no pages for the game {game!r}")
+    app = Starlette(routes=[
         Route("/", home),
         Route("/advise", page),
         Route("/deal", page),
@@ -57,3 +62,5 @@ def create_app() -> Starlette:
         Route("/run/{kind}", run),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
+    app.state.game = game
+    return app

@@ -1,9 +1,11 @@
 """The web app's jobs: a page's fields turned into the job's arguments, and the job
 process (:mod:`.worker`) run and streamed as server-sent events.
 
-A field the server can check itself (a number, a seat, a profile) is checked here;
-the rest (hands, deals, records) is read in the job by the CLI's own readers, whose
-message names the token.  Either way the page gets ``{"field": ..., "message": ...}``.
+Each game has its pages' jobs: :data:`JOBS` for Illustrated Tarock, :data:`FRENCH_JOBS`
+for French Tarot (:data:`GAME_JOBS` by ``--game`` name).  A field the server can check
+itself (a number, a seat, a profile) is checked here; the rest (hands, deals, records)
+is read in the job by the CLI's own readers, whose message names the token.  Either way
+the page gets ``{"field": ..., "message": ...}``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sys
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 
+from tarock_solver.french.rules import Contract
+from tarock_solver.games import game_named
 from tarock_solver.notation import SEATS
 from tarock_solver.rules import DEFAULT_PROFILE, profile_names
 
@@ -75,6 +79,15 @@ def _rules(params: Mapping[str, str]) -> str:
     return _choice(params, "rules", profile_names(), DEFAULT_PROFILE)
 
 
+def _record(params: Mapping[str, str]) -> str:
+    record = _text(params, "record", 'a play record, or "example"')
+    if record.lower() != "example" and ":" not in record:
+        # the CLI would read a file of that name: a page reads no files of the server's
+        raise FieldError("record", f'"{record[:40]}" is not a play record: paste the record '
+                         '(KEY: VALUE fields), or give "example".')
+    return record
+
+
 def advise_job(params: Mapping[str, str]) -> Job:
     """``/advise?hand=…&seat=…&rules=…&time=…&samples=…&seed=…``."""
     hand = _text(params, "hand", "16 cards: pick them above or paste a hand")
@@ -100,16 +113,76 @@ def deal_job(params: Mapping[str, str]) -> Job:
 
 def review_job(params: Mapping[str, str]) -> Job:
     """``/review?record=…&rules=…`` (``record=example``: the shipped example)."""
-    record = _text(params, "record", 'a play record, or "example"')
-    if record.lower() != "example" and ":" not in record:
-        # the CLI would read a file of that name: a page reads no files of the server's
-        raise FieldError("record", f'"{record[:40]}" is not a play record: paste the record '
-                         '(KEY: VALUE fields), or give "example".')
-    return Job("review", {"rules": _rules(params), "record": record}, "record")
+    return Job("review", {"rules": _rules(params), "record": _record(params)}, "record")
 
 
 JOBS: dict[str, Callable[[Mapping[str, str]], Job]] = {
     "advise": advise_job, "deal": deal_job, "review": review_job}
+
+# ---------------------------------------------------------------- French Tarot
+
+#: French Tarot's seats: seat 1 leads the first trick.
+FRENCH_SEATS = ("1", "2", "3", "4")
+#: French Tarot's contracts, weakest first (the keys of ``tarock --game french solve``).
+FRENCH_CONTRACTS = tuple(c.value for c in Contract)
+
+
+def _french_rules(params: Mapping[str, str]) -> str:
+    game = game_named("french")
+    return _choice(params, "rules", game.profiles, game.default_rules)
+
+
+def _optional(params: Mapping[str, str], name: str) -> str | None:
+    return (params.get(name) or "").strip() or None
+
+
+def french_advise_job(params: Mapping[str, str]) -> Job:
+    """``/advise?hand=…&seat=…&chien=…&seed=…&worlds=…&rules=…``: ``tarock --game french
+    advise HAND --seat S [--chien C] --seed K --worlds N``."""
+    hand = _text(params, "hand", "18 cards: pick them above or paste a hand")
+    seat = _choice(params, "seat", FRENCH_SEATS, "1")
+    seed = _number(params, "seed", 1, 0, 2**31 - 1, whole=True)
+    worlds = _number(params, "worlds", 256, 8, 100_000, whole=True)
+    return Job("french-advise", {"rules": _french_rules(params), "hand": hand, "seat": seat,
+                                 "chien": _optional(params, "chien"), "seed": seed,
+                                 "worlds": worlds}, "hand")
+
+
+def french_deal_job(params: Mapping[str, str]) -> Job:
+    """``/deal?deal=…&taker=…&contract=…&discard=…&play=…&time=…&nodes=…&cards=…&rules=…``:
+    ``tarock --game french solve DEAL [--taker T] [--contract C] [--discard D] [--play P]
+    --time-limit S [--node-limit N] [--cards]``."""
+    deal = _text(params, "deal", 'a deal, e.g. "example-1"')
+    taker = _choice(params, "taker", ("all", *FRENCH_SEATS), "all")
+    contract = _choice(params, "contract", ("all", *FRENCH_CONTRACTS), "all")
+    seconds = _number(params, "time", 10.0, 0.1, 600.0)
+    nodes = _number(params, "nodes", 0, 0, 10**12, whole=True)
+    cards = _choice(params, "cards", ("yes", "no"), "yes")
+    return Job("french-deal", {"rules": _french_rules(params), "deal": deal,
+                               "takers": [] if taker == "all" else [taker],
+                               "contracts": [] if contract == "all" else [contract],
+                               "discard": _optional(params, "discard"),
+                               "play": _optional(params, "play"), "time_limit": seconds,
+                               "node_limit": nodes or None, "cards": cards == "yes"}, "deal")
+
+
+def french_review_job(params: Mapping[str, str]) -> Job:
+    """``/review?record=…&exact=…&time=…&rules=…`` (``record=example``: the shipped
+    example): ``tarock --game french review RECORD --exact-tricks N --time-limit S``."""
+    from tarock_solver.french.review import EXACT_TRICKS
+
+    record = _record(params)
+    exact = _number(params, "exact", EXACT_TRICKS, 1, 18, whole=True)
+    seconds = _number(params, "time", 10.0, 0.1, 600.0)
+    return Job("french-review", {"rules": _french_rules(params), "record": record,
+                                 "exact_tricks": exact, "time_limit": seconds}, "record")
+
+
+FRENCH_JOBS: dict[str, Callable[[Mapping[str, str]], Job]] = {
+    "advise": french_advise_job, "deal": french_deal_job, "review": french_review_job}
+
+#: The pages' jobs of each game, by its ``--game`` name.
+GAME_JOBS = {"illustrated": JOBS, "french": FRENCH_JOBS}
 
 
 def event(name: str, data: object) -> str:
@@ -141,7 +214,8 @@ async def stream(job: Job) -> AsyncIterator[str]:
             if "progress" in msg:
                 yield event("progress", msg["progress"])
             elif "error" in msg:
-                yield event("error", {"field": job.main_field, "message": msg["error"]})
+                yield event("error", {"field": msg.get("field") or job.main_field,
+                                      "message": msg["error"]})
                 return
             else:
                 yield event("result", msg["result"])

@@ -3,20 +3,25 @@ answer written to stdout as JSON lines.
 
 A process of its own, so a closed tab or Cancel ends the job by killing it, and the
 server's event loop never waits on the engine.  Lines: ``{"progress": {...}}`` while
-it runs, then ``{"result": {...}}`` or ``{"error": "<the CLI's message>"}``.  The
-input is read by the CLI's own readers and the answer built by its own JSON and CSV
-helpers, so the page shows what ``tarock advise/solve/review --json`` would print.
-Run as ``python -m tarock_cli.web.worker KIND ARGS`` (KIND: advise, deal, review;
-ARGS: the job's arguments as a JSON object, :mod:`.jobs`).
+it runs, then ``{"result": {...}}`` or ``{"error": "<the CLI's message>"}`` (with
+``"field"`` when the message is about a field other than the page's main one).  The
+input is read by the CLI's own readers and the answer built by its own JSON, text and
+CSV writers, so the page shows what ``tarock advise/solve/review --json`` would print,
+and for French Tarot what ``tarock --game french advise/solve/review`` prints.
+Run as ``python -m tarock_cli.web.worker KIND ARGS`` (KIND: advise, deal, review,
+french-advise, french-deal, french-review; ARGS: the job's arguments as a JSON object,
+:mod:`.jobs`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -151,8 +156,153 @@ def run_review(args: dict[str, Any], send: Emit) -> dict[str, Any]:
                       for s, h in enumerate(line.hands)}}
 
 
+# ---------------------------------------------------------------- French Tarot
+
+
+class FieldProblem(Exception):
+    """Bad input in the field ``field`` (not the page's main one)."""
+
+    def __init__(self, field: str, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.field = field
+        self.cause = cause
+
+
+@contextlib.contextmanager
+def field(name: str) -> Iterator[None]:
+    """Bad input read inside is the field ``name``'s."""
+    try:
+        yield
+    except (TarockError, click.ClickException) as exc:
+        raise FieldProblem(name, exc) from exc
+
+
+def _french_rules(name: str) -> Any:
+    return Settings(rules=name, game="french").loaded_rules
+
+
+def run_french_advise(args: dict[str, Any], send: Emit) -> dict[str, Any]:
+    """``tarock --game french advise HAND --seat S [--chien C] --seed K --worlds N``: the
+    JSON object, the terminal's lines and the batch advise mode's row as CSV."""
+    from tarock_solver.analysis.results import frame_to_csv
+    from tarock_solver.french.advice import advise_french
+    from tarock_solver.french.advice.rows import advice_frame, advice_row
+    from tarock_solver.french.notation import parse_chien
+
+    from ..commands._french_advise import advice_json, advice_lines, advice_request
+
+    rules = _french_rules(args["rules"])
+    if args["chien"]:
+        with field("chien"):
+            parse_chien(args["chien"], players=4)
+    req = advice_request(rules, args["hand"], args["seat"], args["chien"], seed=args["seed"],
+                         worlds=args["worlds"])
+    # the adviser reports no progress of its own: the page says what it is working on
+    send({"progress": {"phase": "worlds", "worlds": req.worlds}})
+    start = time.perf_counter()
+    advice = advise_french(req)
+    row = advice_row(advice, deal_id="web", solve_ms=1000.0 * (time.perf_counter() - start))
+    return {"json": advice_json(advice), "text": advice_lines(advice, False, demo=False),
+            "csv": frame_to_csv(advice_frame([row])), "warnings": []}
+
+
+#: The start of the messages about the Deal page's discard and play fields (the command's
+#: name the option; the rules of the discard and of play name the discard and the card).
+_DEAL_FIELDS = {"discard": re.compile(r"--discard\b|illegal discard"),
+                "play": re.compile(r"--play\b|card \d+ of the play")}
+
+
+def run_french_deal(args: dict[str, Any], send: Emit) -> dict[str, Any]:
+    """``tarock --game french solve DEAL [--taker T] [--contract C] [--discard D] [--play P]
+    --time-limit S [--node-limit N] [--cards] --json``, the terminal's lines, and the batch
+    table mode's rows as CSV."""
+    from tarock_solver.analysis.results import frame_to_csv
+    from tarock_solver.batch.french_adapter import rows_frame
+    from tarock_solver.french.notation import parse_cards
+    from tarock_solver.french.rules import Contract
+    from tarock_solver.solver import Budget
+
+    from ..commands._french_solve import json_document, read_deal, solve_rows, table_lines
+
+    rules = _french_rules(args["rules"])
+    with field("deal"):
+        deal = read_deal((args["deal"],))
+    for name in ("discard", "play"):
+        if args[name]:
+            with field(name):
+                parse_cards(re.split(r"[\s,;]+", args[name].strip()), where=f"the {name}")
+    try:
+        solved = solve_rows(deal, rules, takers=args["takers"], contracts=args["contracts"],
+                            discard=args["discard"], play=args["play"], cards=args["cards"],
+                            budget=Budget(nodes=args["node_limit"], seconds=args["time_limit"]),
+                            progress=lambda done, total: send({"progress": {
+                                "phase": "rows", "done": done, "total": total}}))
+    except TarockError as exc:
+        # the discard and the play are checked against the deal before the first search;
+        # a message about one of them is shown at its field (any other at the deal's)
+        for name, about in _DEAL_FIELDS.items():
+            if about.match(str(exc)):
+                raise FieldProblem(name, exc) from exc
+        raise
+    # the CSV is what `tarock --game french batch --mode table` writes
+    return {"json": json_document(solved), "text": table_lines(solved, False),
+            "csv": frame_to_csv(rows_frame(solved.rows, "web")),
+            "titles": {c.value: c.title for c in Contract},
+            "mover": None if solved.mover is None else solved.mover + 1,
+            "taker": None if solved.taker is None else solved.taker + 1,
+            "warnings": []}
+
+
+def run_french_review(args: dict[str, Any], send: Emit) -> dict[str, Any]:
+    """``tarock --game french review RECORD --exact-tricks N --time-limit S --json`` (the
+    record as text, or ``example``), its terminal lines, the batch review mode's rows as
+    CSV, the hands at the first trick and which cards lost something, for the replay."""
+    from tarock_solver.analysis.results import frame_to_csv
+    from tarock_solver.french.cards import CARD_IDS, cards_of
+    from tarock_solver.french.deal_files import parse_record
+    from tarock_solver.french.review import check_play, review_line
+    from tarock_solver.french.review.report import (
+        lost_something,
+        review_frame,
+        review_lines,
+        review_rows,
+        review_to_json,
+    )
+    from tarock_solver.french.rules import FrenchRules
+    from tarock_solver.french.solver import FrenchSearch
+    from tarock_solver.solver import Budget
+
+    from ..commands._french_review import example_text, learned_evaluator
+
+    text = args["record"]
+    rec = parse_record(example_text() if text.lower() == "example" else text)
+    settings = Settings(rules=args["rules"], game="french")
+    rules = settings.rules_named(rec.rules or settings.rules, rec.options)
+    assert isinstance(rules, FrenchRules)
+    line = check_play(rec, rules)
+    values, evaluator, note = learned_evaluator([line], True, args["exact_tricks"])
+    report = _throttled(send)
+    rv = review_line(line, search=FrenchSearch(excuse_last=line.excuse_last),
+                     budget=Budget(seconds=args["time_limit"]), values=values,
+                     evaluator=evaluator, evaluator_note=note,
+                     exact_tricks=args["exact_tricks"], margin=True,
+                     margin_search=FrenchSearch(excuse_last=line.excuse_last),
+                     progress=lambda done, total: report({"phase": "cards", "done": done,
+                                                          "total": total}))
+    hands = line.positions[0].hands if line.positions else line.deal.hands
+    # the CSV is what `tarock --game french batch --mode review` writes (a row per card)
+    return {"json": review_to_json(rv), "text": review_lines(rv),
+            "csv": frame_to_csv(review_frame(review_rows(rv))),
+            "lost": [lost_something(c) for c in rv.cards],
+            "hands": {str(s + 1): [CARD_IDS[c] for c in cards_of(h)]
+                      for s, h in enumerate(hands)},
+            "warnings": []}
+
+
 RUNS: dict[str, Callable[[dict[str, Any], Emit], dict[str, Any]]] = {
-    "advise": run_advise, "deal": run_deal, "review": run_review}
+    "advise": run_advise, "deal": run_deal, "review": run_review,
+    "french-advise": run_french_advise, "french-deal": run_french_deal,
+    "french-review": run_french_review}
 
 
 def error_message(exc: Exception) -> str:
@@ -169,6 +319,9 @@ def run(kind: str, args: dict[str, Any], send: Emit = emit) -> None:
     """Run the job ``kind`` on ``args`` and ``send`` its progress and its answer."""
     try:
         result = RUNS[kind](args, send)
+    except FieldProblem as exc:
+        send({"error": error_message(exc.cause), "field": exc.field})
+        return
     except Exception as exc:  # the page gets a message, never a traceback
         send({"error": error_message(exc)})
         return

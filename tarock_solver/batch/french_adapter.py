@@ -2,8 +2,8 @@
 
 Built on :func:`tarock_solver.french.analysis.solve_table`: one row per taker seat and
 contract with the discard played, the taker's card points, margin and score per
-defender, exact or (over the node budget) with the bounds proved.  Each deal starts
-from an empty table, so a row's ``nodes`` do not depend on ``--jobs``.
+defender, exact or (over the node budget) with the bounds proved (:func:`rows_frame`).
+Each deal starts from an empty table, so a row's ``nodes`` do not depend on ``--jobs``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..french.analysis import solve_table
+from ..french.analysis import FrenchRow, solve_table
 from ..french.cards import CARD_IDS, cards_of
 from ..french.deal import FrenchDeal
 from ..french.deal_files import FrenchDealRecord, read_deals
@@ -22,7 +22,7 @@ from ..french.rules import load_rules
 from ..solver import Budget
 from .settings import BatchSettings
 
-__all__ = ["analyse", "empty", "read", "resolve", "COLUMNS"]
+__all__ = ["analyse", "empty", "read", "resolve", "rows_frame", "COLUMNS"]
 
 #: The result columns, in order, with their dtypes.
 COLUMNS: dict[str, str] = {
@@ -73,11 +73,16 @@ def analyse(record: FrenchDealRecord, settings: BatchSettings, *,
     budget = Budget(nodes=settings.node_limit) if settings.node_limit else Budget()
     rows = solve_table(deal, rules, takers=takers, contracts=contracts, budget=budget,
                        discard=deal.discard)
+    return rows_frame(rows, record.id)
+
+
+def rows_frame(rows: Sequence[FrenchRow], deal_id: str) -> pd.DataFrame:
+    """Solved rows as result rows of :data:`COLUMNS` (exact values, or the bounds)."""
     out = []
     for row in rows:
         exact = row.points.exact and row.margin.exact and row.score.exact
         out.append({
-            "deal_id": record.id, "game": "french", "taker": str(row.taker + 1),
+            "deal_id": deal_id, "game": "french", "taker": str(row.taker + 1),
             "contract": row.contract.value,
             "discard": " ".join(CARD_IDS[c] for c in cards_of(row.discard)),
             "status": "exact" if exact else "over_budget",
@@ -93,4 +98,3 @@ def analyse(record: FrenchDealRecord, settings: BatchSettings, *,
         })
     frame = pd.DataFrame(out, columns=list(COLUMNS))
     return frame.astype(COLUMNS)
-

@@ -22,8 +22,8 @@ from ..notation import card_label, format_cards, format_deal
 from ..scoring import format_half_points
 from .engine import BOUNDS, ESTIMATE, EXACT, UNJUDGED, CardVerdict, FrenchReview
 
-__all__ = ["ESTIMATED_MISTAKE", "REVIEW_COLUMNS", "SCHEMA", "SeatSummary", "review_frame",
-           "review_lines", "review_rows", "review_to_json", "seat_summaries"]
+__all__ = ["ESTIMATED_MISTAKE", "REVIEW_COLUMNS", "SCHEMA", "SeatSummary", "lost_something",
+           "review_frame", "review_lines", "review_rows", "review_to_json", "seat_summaries"]
 
 #: Version of the review document and of the batch rows.
 SCHEMA = 1
@@ -273,6 +273,12 @@ def _outcome_line(rv: FrenchReview) -> str:
     return f"{head}; {final} with best play from where the record stops."
 
 
+def lost_something(c: CardVerdict) -> bool:
+    """Whether a card lost something: in the points (exactly, or by an estimate of at least
+    :data:`ESTIMATED_MISTAKE`) or in the margin; what ``--mistakes`` lists."""
+    return bool((c.loss or 0) >= (ESTIMATED_MISTAKE if c.estimated else 1) or c.margin_loss)
+
+
 def review_lines(rv: FrenchReview, *, ascii_only: bool = False, all_cards: bool = True
                  ) -> list[str]:
     """The review as terminal lines: header, where the values come from, one row per card,
@@ -295,8 +301,7 @@ def review_lines(rv: FrenchReview, *, ascii_only: bool = False, all_cards: bool 
     header += ["Best", "Alternatives", "Won by"]
     body = []
     for c in rv.cards:
-        lost = (c.loss or 0) >= (ESTIMATED_MISTAKE if c.estimated else 1) or c.margin_loss
-        if not all_cards and not lost:
+        if not all_cards and not lost_something(c):
             continue
         if c.forced:
             best = "(forced)"
