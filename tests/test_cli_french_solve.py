@@ -58,6 +58,7 @@ def test_solve_an_endgame_gives_the_library_values(capsys, endgame) -> None:
     want = FrenchSearch(tt_bits=16).points(pos).value
     assert row["half_points"] == want and row["complete"]
     assert row["made"] == (row["margin_half_points"] >= 0)
+    assert doc["play"] == " ".join(CARD_IDS[c] for c in played)  # in the order played
     best = (max if pos.mover == TAKER else min)(v[0] for v in doc["cards"].values())
     assert best == want
 

@@ -164,6 +164,9 @@ def test_lines_itemise_the_value() -> None:
 def test_format_half_points() -> None:
     assert [format_half_points(h) for h in (0, 1, 97, 98, 182)] == [
         "0", "0.5", "48.5", "49", "91"]
+    # a margin below the target: −28.5 points, not −29.5 (floor division of −57)
+    assert [format_half_points(h) for h in (-1, -2, -57, -112)] == [
+        "-0.5", "-1", "-28.5", "-56"]
 
 
 # ---------------------------------------------------------------------------- marque

@@ -28,6 +28,7 @@ from tarock_solver.french.analysis import (
     solve_row,
     start_position,
 )
+from tarock_solver.french.cards import CARD_IDS
 from tarock_solver.french.deal import FrenchDeal
 from tarock_solver.french.notation import (
     example_or_text,
@@ -171,7 +172,8 @@ def json_document(solved: FrenchTable) -> dict[str, Any]:
     """What ``--json`` prints."""
     doc: dict[str, Any] = {
         "game": "french", "rules": solved.rules.name, "deal": format_deal(solved.deal),
-        "play": format_cards(solved.played) if solved.played else "",
+        # in the order played, which the record needs (not the canonical order of a set)
+        "play": " ".join(CARD_IDS[c] for c in solved.played),
         "rows": [r.to_dict() for r in solved.rows]}
     if solved.values is not None:
         doc["cards"] = {format_cards([c]): [v.lower, v.upper] for c, v in solved.values.items()}

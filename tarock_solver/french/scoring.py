@@ -74,8 +74,10 @@ class Chelem(Enum):
 
 
 def format_half_points(half: int) -> str:
-    """``97`` -> ``48.5``, ``98`` -> ``49``: points as players write them."""
-    return str(half // 2) + (".5" if half % 2 else "")
+    """``97`` -> ``48.5``, ``98`` -> ``49``, ``-57`` -> ``-28.5``: points as players write
+    them."""
+    sign = "-" if half < 0 else ""
+    return sign + str(abs(half) // 2) + (".5" if half % 2 else "")
 
 
 @dataclass(frozen=True)
