@@ -12,7 +12,7 @@ from tarock_solver.french.advice.announcements import (
     poignee_gains,
     poignee_level,
 )
-from tarock_solver.french.advice.policy import auction
+from tarock_solver.french.advice.policy import auctions
 from tarock_solver.french.advice.value import made_probability
 from tarock_solver.french.advice.worlds import FrenchWorld
 from tarock_solver.french.cards import EXCUSE, PETIT, TRUMP_21, TRUMP_MASK, cards_of, mask_of
@@ -87,5 +87,5 @@ def test_the_others_pass_weak_hands_and_take_strong_ones() -> None:
     rest = [c for c in range(78) if c not in range(3, 21)]
     strong = FrenchWorld((mask_of(rest[:18]), mask_of(range(3, 21)), mask_of(rest[18:36]),
                           mask_of(rest[36:54])), mask_of(rest[54:60]))
-    taker, contract, value = auction(model, strong, 0, RULES, 1, 0, 16.0)
-    assert taker == 1 and contract is not None and value > 0
+    takers, contracts, values = auctions(model, [strong], [0], 0, RULES, 1, 16.0)
+    assert takers[0] == 1 and contracts[0] is not None and values[0] > 0

@@ -26,17 +26,43 @@ from ._text import plain, table
 DEMO_HAND = "21,19,17,14,11,8,4,EX.K107.KQ5.J2.96"
 
 
+#: What a pass heard may be written as.
+_PASS_WORDS = ("pass", "passe", "p", "-")
+
+
+def parse_calls(text: str) -> tuple[Contract | None, ...]:
+    """The calls heard before the player's turn, from seat 1: "pass, garde" (commas, or
+    spaces when there are none); RulesError naming a call that is not one."""
+    words = text.split(",") if "," in text else text.split()
+    calls: list[Contract | None] = []
+    for word in (w.strip() for w in words):
+        if not word:
+            continue
+        if word.lower() in _PASS_WORDS:
+            calls.append(None)
+            continue
+        try:
+            calls.append(Contract.parse(word))
+        except RulesError:
+            raise RulesError(f'--calls: "{word}" is not a call: expected pass or a contract '
+                             "(petite, garde, garde_sans, garde_contre), seat 1's first, "
+                             'e.g. "pass, garde".') from None
+    return tuple(calls)
+
+
 def advice_request(rules: FrenchRules, hand: str, seat: str, chien: str | None, *, seed: int,
-                   worlds: int) -> FrenchAdviceRequest:
+                   worlds: int, calls: str | None = None) -> FrenchAdviceRequest:
     """The request for ``hand`` (18 cards; empty: the demo hand) at ``seat`` (1 to 4), with
-    the ``chien`` when shown; RulesError, NotationError or DealError naming the bad token."""
+    the ``chien`` when shown and the ``calls`` heard before the player's turn (None: not
+    given); RulesError, NotationError or DealError naming the bad token."""
     if seat.strip() not in ("1", "2", "3", "4"):
         raise RulesError(f'--seat "{seat}": seats are 1 to 4 (1 leads the first trick).')
     text = hand.strip()
     cards = parse_hand(text or DEMO_HAND, players=4, where="the hand")
     shown = None if chien is None else parse_chien(chien, players=4)
     return FrenchAdviceRequest(hand=cards, seat=int(seat) - 1, rules=rules, seed=seed,
-                               worlds=worlds, chien=shown)
+                               worlds=worlds, chien=shown,
+                               calls=None if calls is None else parse_calls(calls))
 
 
 def advice_json(advice: FrenchAdvice) -> dict[str, Any]:
@@ -73,7 +99,13 @@ def advice_lines(advice: FrenchAdvice, ascii_only: bool, demo: bool) -> list[str
            + ("" if req.chien is None else f", chien {format_chien(req.chien)}"),
            f"rules {req.rules.name}   seed {req.seed}   {req.worlds} worlds in "
            f"{advice.seconds:.1f} s (the learned evaluator's values: whole deals are beyond "
-           "the exact solver)", ""]
+           "the exact solver)"]
+    if req.calls:
+        heard = ", ".join(f"seat {s + 1} " + ("pass" if c is None else c.title)
+                          for s, c in enumerate(req.calls))
+        out.append(f"after {heard}: the {req.worlds} worlds on which the others, bidding by "
+                   f"the adviser's policy, would call so ({advice.drawn:,} drawn)")
+    out.append("")
     body = []
     for o in sorted(advice.options, key=lambda o: -o.score.mean):
         body.append([_title(o.option), _pct(o.p_make), _est(o.points), _est(o.margin, signed=True),
@@ -93,7 +125,9 @@ def advice_lines(advice: FrenchAdvice, ascii_only: bool, demo: bool) -> list[str
     out.append(f"  Each half of the worlds chooses {_title(a)}" +
                (f" and {_title(b)}" if b != a else " too") +
                f"; on the other half the choice scores {_est(advice.held_out, '{:.0f}', True)}.")
-    if req.chien is not None:
+    if not advice.discards:
+        pass  # no contract with a discard is left to bid
+    elif req.chien is not None:
         out.append(f"Discard in a Petite or a Garde, with this chien: {advice.discards[0][0]}.")
     else:
         out.append("Discard in a Petite or a Garde: chosen on your hand and the chien of each "
@@ -147,6 +181,10 @@ def _announcements(advice: FrenchAdvice) -> list[str]:
 @click.option("--chien", default=None, metavar="CARDS",
               help="The chien, once shown: the Petite and the Garde then play the discard "
                    "chosen for it, and the worlds keep it.")
+@click.option("--calls", default=None, metavar="CALLS",
+              help='The calls before yours, seat 1\'s first, e.g. "pass, garde": only '
+                   "contracts above the highest are offered, and only worlds on which the "
+                   "others, bidding by the adviser's policy, would call so are kept.")
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(min=0),
               help="Seed of the worlds: the same seed gives the same numbers.")
 @click.option("--worlds", default=256, show_default=True, type=click.IntRange(min=8),
@@ -154,7 +192,8 @@ def _announcements(advice: FrenchAdvice) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_obj
 def command(settings: Settings, words: tuple[str, ...], seat: str, players: int,
-            chien: str | None, seed: int, worlds: int, as_json: bool) -> None:
+            chien: str | None, calls: str | None, seed: int, worlds: int,
+            as_json: bool) -> None:
     """Which contract to take with a French Tarot hand, or whether to pass: for Petite,
     Garde, Garde sans, Garde contre and passing, P(make), the expected card points,
     margin and score with their standard errors, and one recommendation.
@@ -168,7 +207,7 @@ def command(settings: Settings, words: tuple[str, ...], seat: str, players: int,
     text = " ".join(words).strip()
     rules = settings.loaded_rules
     assert isinstance(rules, FrenchRules)
-    req = advice_request(rules, text, seat, chien, seed=seed, worlds=worlds)
+    req = advice_request(rules, text, seat, chien, seed=seed, worlds=worlds, calls=calls)
     advice = advise_french(req)
     if as_json:
         click.echo(json.dumps(advice_json(advice), indent=2, ensure_ascii=False))

@@ -2,7 +2,10 @@
 
 :func:`advise_french` draws worlds (:mod:`.worlds`), plays each contract on each of them
 as the taker would (the discard chosen on his hand and the chien, :mod:`.discard`), and
-passing as the others would bid (:mod:`.policy`); the learned evaluator values every
+passing as the others would bid (:mod:`.policy`); with the calls heard before the
+player's turn, only worlds on which the earlier seats, bidding by the same policy, make
+those calls, and only the contracts above the highest bid heard.  The learned evaluator
+values every
 world (the petit au bout's net worth in every score), and the statistics are the
 Illustrated adviser's (:mod:`tarock_solver.advise.cv`): means with their SEs on common
 worlds, paired differences, a close call within two SEs, and the chosen option's numbers
@@ -43,7 +46,7 @@ from .announcements import (
     poignee_level,
 )
 from .discard import DiscardSettings, choose_discard
-from .policy import CONTRACTS, PolicySettings, auction
+from .policy import CONTRACTS, PolicySettings, auctions, calls_agree
 from .value import expected_value, made_probability, petit_au_bout_value
 from .worlds import FrenchWorld, sample_world
 
@@ -74,6 +77,15 @@ class FrenchAdviceRequest:
         screen_worlds=8, final_worlds=64, finalists=12))
     chelem_worlds: int = 32  # worlds on which the exact solver judges a chelem
     chelem_nodes: int = 1_000_000  # its node budget per world
+    # the calls of the seats before the player, from seat 1 (None a pass); None when not
+    # known: the contract rows then assume the bid is the player's to make
+    calls: tuple[Contract | None, ...] | None = None
+
+    @property
+    def highest_call(self) -> int:
+        """The highest contract heard, as an index of CONTRACTS (-1 none)."""
+        bids = [CONTRACTS.index(c) for c in self.calls or () if c is not None]
+        return max(bids, default=-1)
 
 
 @dataclass(frozen=True)
@@ -115,6 +127,7 @@ class FrenchAdvice:
     chelem: ChelemCheck | None  # for the recommended contract (None when passing)
     petit_au_bout: tuple[PetitAuBout, ...]  # per contract
     seconds: float
+    drawn: int = 0  # worlds drawn to find those that agree with the calls (0: no calls)
 
     def option(self, name: str) -> FrenchOption:
         return next(o for o in self.options if o.option == name)
@@ -132,6 +145,9 @@ class FrenchAdvice:
             "chien": None if chien is None else " ".join(CARD_IDS[c] for c in cards_of(chien)),
             "seat": self.request.seat + 1, "seed": self.request.seed,
             "worlds": self.request.worlds, "rules": self.request.rules.name,
+            "calls": None if self.request.calls is None else [
+                PASS if c is None else c.value for c in self.request.calls],
+            "worlds_drawn": self.drawn or None,
             "options": [{"option": o.option, "p_make": est(o.p_make), "points": est(o.points),
                          "margin": est(o.margin), "score": est(o.score), "detail": o.detail}
                         for o in self.options],
@@ -173,6 +189,60 @@ def _check(req: FrenchAdviceRequest) -> None:
                              + " ".join(CARD_IDS[c] for c in cards_of(both)))
     if req.worlds < 8:
         raise RulesError(f"{req.worlds} worlds: at least 8 are needed for a standard error")
+    if req.calls is not None:
+        if len(req.calls) != req.seat:
+            raise RulesError(
+                f"seat {req.seat + 1} hears {req.seat} call{'s' if req.seat != 1 else ''} "
+                f"(seats 1 to {req.seat}) before its own, not {len(req.calls)}"
+                if req.seat else f"seat 1 speaks first: it hears no calls, not {len(req.calls)}")
+        bid = -1
+        for s, call in enumerate(req.calls):
+            if call is None:
+                continue
+            k = CONTRACTS.index(call)
+            if k <= bid:
+                raise RulesError(f"seat {s + 1}'s {call.title} is not above the "
+                                 f"{CONTRACTS[bid].title} bid before it")
+            bid = k
+
+
+#: Worlds drawn at most to find those that agree with the calls heard (a hundred times
+#: the default worlds: a bid heard keeps about one world in 25).
+CALLS_DRAWS = 25_600
+#: Candidate worlds judged against the calls at once.
+CALLS_CHUNK = 512
+
+
+def _world_indices(req: FrenchAdviceRequest, model: FrenchEvaluator, sd: float
+                   ) -> tuple[list[int], int]:
+    """The indices of the worlds to average over, and how many were drawn: the first
+    ``req.worlds`` of the seed's stream that agree with the calls heard (the earlier seats
+    bidding by the policy, :func:`~.policy.calls_agree`); all of them without calls."""
+    if not req.calls:
+        return list(range(req.worlds)), 0
+    cap = max(CALLS_DRAWS, req.worlds)
+    found: list[int] = []
+    drawn = 0
+    while len(found) < req.worlds and drawn < cap:
+        chunk = list(range(drawn, min(drawn + CALLS_CHUNK, cap)))
+        cand = [sample_world(req.hand, req.seat, req.seed, j, req.chien) for j in chunk]
+        ok = calls_agree(model, cand, chunk, req.calls, req.rules, req.seed, sd, req.policy)
+        found += [j for j, agree in zip(chunk, ok, strict=True) if agree]
+        drawn = chunk[-1] + 1
+        # hopeless at the rate so far (judged once a few chunks are in): stop early
+        if drawn >= 4 * CALLS_CHUNK and len(found) * cap < drawn * req.worlds / 2:
+            break
+    if len(found) < req.worlds:
+        heard = ", ".join(PASS if c is None else c.title for c in req.calls)
+        reach = len(found) * cap // drawn  # the agreeing worlds the draws would give
+        hint = (f"fewer worlds (--worlds {reach // 2}) need fewer" if reach >= 16
+                else "leave the calls out")
+        raise RulesError(
+            f"only {len(found)} of {drawn:,} worlds drawn agree with the calls heard "
+            f"({heard}): the others, bidding by the adviser's policy (which takes on about "
+            f"one hand in 25), would hardly make them with these cards out; {hint}")
+    last = found[req.worlds - 1]
+    return found[:req.worlds], last + 1
 
 
 def _mean(values: np.ndarray) -> Estimate:
@@ -199,19 +269,23 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
     model = model or load_french_evaluator()
     sd = MARGIN_SD
     report = progress or (lambda what, share: None)
-    worlds = [sample_world(req.hand, req.seat, req.seed, j, req.chien)
-              for j in range(req.worlds)]
+    indices, drawn = _world_indices(req, model, sd)
+    worlds = [sample_world(req.hand, req.seat, req.seed, j, req.chien) for j in indices]
     seat = req.seat
+    # after a bid heard only the contracts above it are the player's to bid
+    allowed = CONTRACTS[req.highest_call + 1:]
     # the taker's discard on his hand and the chien, one choice for the Petite and the Garde
-    if req.chien is not None:  # the same information on every world: one choice
+    if not any(c.exchanges for c in allowed):  # no contract with a discard left to bid
+        chosen = []
+    elif req.chien is not None:  # the same information on every world: one choice
         one = choose_discard(model, req.hand | req.chien, seat, 0, req.seed, (0,), sd,
                              req.chien_discard).discard
         chosen = [one] * len(worlds)
     else:
         chosen = []
         for j, w in enumerate(worlds):
-            chosen.append(choose_discard(model, req.hand | w.chien, seat, 0, req.seed, (j,),
-                                         sd, req.discard).discard)
+            chosen.append(choose_discard(model, req.hand | w.chien, seat, 0, req.seed,
+                                         (indices[j],), sd, req.discard).discard)
             if j % 32 == 31:
                 report("discards", 0.7 * (j + 1) / len(worlds))
     per: dict[str, np.ndarray] = {}
@@ -220,7 +294,7 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
     pabs = []
     # the positions depend on where the chien goes: the Petite's serve the Garde
     looked: dict[tuple[bool, str], tuple[PositionArrays, HeadValues]] = {}
-    for contract in CONTRACTS:
+    for contract in allowed:
         key = opening_key(contract)
         if key not in looked:
             a = _start_rows(worlds, seat, contract, chosen if contract.exchanges else None)
@@ -241,11 +315,10 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
                                  _mean(score)))
     report("passing", 0.7)
     takers: Counter[str] = Counter()
-    pass_score = np.zeros(len(worlds))
-    for j, w in enumerate(worlds):
-        taker, contract, value = auction(model, w, seat, req.rules, req.seed, j, sd,
-                                         req.policy)
-        pass_score[j] = -value  # a defender pays the taker's value
+    seats, contracts, values = auctions(model, worlds, indices, seat, req.rules, req.seed, sd,
+                                        req.policy, req.calls)
+    pass_score = -values  # a defender pays the taker's value
+    for taker, contract in zip(seats, contracts, strict=True):
         takers["all pass" if contract is None else f"seat {taker + 1} {contract.title}"] += 1
     per[PASS] = pass_score
     detail = ", ".join(f"{k} {100 * v / len(worlds):.0f}%" for k, v in takers.most_common(3))
@@ -276,7 +349,7 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
                      for d, n in counts.most_common(3))
     return FrenchAdvice(req, tuple(rows), best, runner, diff, close, held, tuple(choices),
                         discards, tuple(poignees), shown, chelem, tuple(pabs),
-                        time.perf_counter() - start)
+                        time.perf_counter() - start, drawn)
 
 
 def _chelem_start(world: FrenchWorld, taker: int, contract: Contract, discard: int | None
