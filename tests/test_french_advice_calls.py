@@ -14,6 +14,7 @@ from tarock_solver.errors import RulesError
 from tarock_solver.french.advice import FrenchAdviceRequest, advise_french
 from tarock_solver.french.advice.adviser import MARGIN_SD, _world_indices
 from tarock_solver.french.advice.policy import PolicySettings, auctions, calls_agree
+from tarock_solver.french.advice.rows import advice_row
 from tarock_solver.french.advice.worlds import sample_world
 from tarock_solver.french.estimate.model import load_french_evaluator
 from tarock_solver.french.notation import parse_hand
@@ -54,6 +55,10 @@ def test_after_a_garde_only_higher_contracts_and_the_garde_kept(model) -> None:
     assert "seat 1 Garde" in advice.option("pass").detail
     doc = advice.to_dict()
     assert doc["calls"] == ["garde", "pass"] and doc["worlds_drawn"] == advice.drawn > 16
+    # the batch row: the contracts not offered are null
+    row = advice_row(advice)
+    assert row["petite_score"] is None and row["garde_p_make"] is None
+    assert row["garde_sans_score"] == advice.option("garde_sans").score.mean
 
 
 def test_the_calls_heard_stand_in_the_auction(model) -> None:

@@ -146,6 +146,19 @@ def test_the_advice_job_answers_what_the_cli_prints(capsys) -> None:
     assert row["recommended"] == want["recommendation"]["option"] and row["seat"] == "2"
 
 
+def test_the_calls_heard_reach_the_adviser_and_their_errors_their_field() -> None:
+    weak = "T15 T9 T4 T3 T12 T18 SQ S8 S5 HJ H7 H4 H1 D10 D6 D3 C9 C5"
+    *_, last = _run("advise", {"hand": weak, "seat": "3", "calls": "garde, pass",
+                               "worlds": "8"})
+    doc = last["result"]["json"]
+    assert doc["calls"] == ["garde", "pass"]
+    assert [o["option"] for o in doc["options"]] == ["garde_sans", "garde_contre", "pass"]
+    (line,) = _run("advise", {"hand": weak, "seat": "3", "calls": "pass, grande"})
+    assert line["field"] == "calls" and '"grande"' in line["error"]
+    (*_, line) = _run("advise", {"hand": weak, "seat": "3", "calls": "pass"})
+    assert line["field"] == "calls" and "seat 3 hears 2 calls" in line["error"]
+
+
 def test_the_deal_job_answers_what_the_cli_prints(capsys) -> None:
     params = {"deal": "example-1", "taker": "2", "contract": "garde", "discard": DISCARD,
               "play": PLAY, "time": "60"}

@@ -137,14 +137,15 @@ def _optional(params: Mapping[str, str], name: str) -> str | None:
 
 
 def french_advise_job(params: Mapping[str, str]) -> Job:
-    """``/advise?hand=…&seat=…&chien=…&seed=…&worlds=…&rules=…``: ``tarock --game french
-    advise HAND --seat S [--chien C] --seed K --worlds N``."""
+    """``/advise?hand=…&seat=…&chien=…&calls=…&seed=…&worlds=…&rules=…``: ``tarock --game
+    french advise HAND --seat S [--chien C] [--calls CALLS] --seed K --worlds N``."""
     hand = _text(params, "hand", "18 cards: pick them above or paste a hand")
     seat = _choice(params, "seat", FRENCH_SEATS, "1")
     seed = _number(params, "seed", 1, 0, 2**31 - 1, whole=True)
     worlds = _number(params, "worlds", 256, 8, 100_000, whole=True)
     return Job("french-advise", {"rules": _french_rules(params), "hand": hand, "seat": seat,
-                                 "chien": _optional(params, "chien"), "seed": seed,
+                                 "chien": _optional(params, "chien"),
+                                 "calls": _optional(params, "calls"), "seed": seed,
                                  "worlds": worlds}, "hand")
 
 

@@ -127,6 +127,10 @@ def _french_advise_form() -> str:
         + _field("chien", "Chien", '<input id="chien" name="chien" autocomplete="off" '
                  'placeholder="once shown: its 6 cards, e.g. T3 T9 S1 H2 DK C4">',
                  "optional: the Petite and the Garde then play the discard chosen for it")
+        + _field("calls", "Calls heard", '<input id="calls" name="calls" autocomplete="off" '
+                 'placeholder="before yours, seat 1 first, e.g. pass, garde">',
+                 "optional: only higher contracts are offered, and the worlds agree with "
+                 "them")
         + '<div class="row">'
         + _field("seat", "Seat", f'<select id="seat" name="seat">'
                  f'{_options(FRENCH_SEATS, "1")}</select>', "1 leads")

@@ -181,6 +181,11 @@ def _french_rules(name: str) -> Any:
     return Settings(rules=name, game="french").loaded_rules
 
 
+#: The adviser's messages about the calls heard (their number, their order, their odds).
+_CALLS_PROBLEM = re.compile(r"hears \d+ call|speaks first|is not above the|agree with the "
+                            r"calls heard")
+
+
 def run_french_advise(args: dict[str, Any], send: Emit) -> dict[str, Any]:
     """``tarock --game french advise HAND --seat S [--chien C] --seed K --worlds N``: the
     JSON object, the terminal's lines and the batch advise mode's row as CSV."""
@@ -189,18 +194,28 @@ def run_french_advise(args: dict[str, Any], send: Emit) -> dict[str, Any]:
     from tarock_solver.french.advice.rows import advice_frame, advice_row
     from tarock_solver.french.notation import parse_chien
 
-    from ..commands._french_advise import advice_json, advice_lines, advice_request
+    from ..commands._french_advise import advice_json, advice_lines, advice_request, parse_calls
 
     rules = _french_rules(args["rules"])
     if args["chien"]:
         with field("chien"):
             parse_chien(args["chien"], players=4)
+    calls = args.get("calls")
+    if calls:
+        with field("calls"):
+            parse_calls(calls)
     req = advice_request(rules, args["hand"], args["seat"], args["chien"], seed=args["seed"],
-                         worlds=args["worlds"])
+                         worlds=args["worlds"], calls=calls)
     # the adviser reports no progress of its own: the page says what it is working on
     send({"progress": {"phase": "worlds", "worlds": req.worlds}})
     start = time.perf_counter()
-    advice = advise_french(req)
+    try:
+        advice = advise_french(req)
+    except TarockError as exc:
+        # the calls are checked against the seat, and the worlds against the calls
+        if _CALLS_PROBLEM.search(str(exc)):
+            raise FieldProblem("calls", exc) from exc
+        raise
     row = advice_row(advice, deal_id="web", solve_ms=1000.0 * (time.perf_counter() - start))
     return {"json": advice_json(advice), "text": advice_lines(advice, False, demo=False),
             "csv": frame_to_csv(advice_frame([row])), "warnings": []}

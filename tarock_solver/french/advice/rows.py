@@ -7,7 +7,8 @@ and, per contract, P(make), the expected card points, margin and score with thei
 and the petit au bout's worth (in the score);
 passing has the expected score only (the player defends, or the deal is redealt), with
 who takes after the pass.  Points and margins are in points, scores are the player's own
-marque.  An SE is null where the worlds are too few to give one.
+marque.  An SE is null where the worlds are too few to give one; a contract not offered
+(below a bid heard before the player's turn) has null columns.
 """
 
 from __future__ import annotations
@@ -77,11 +78,13 @@ def advice_row(advice: FrenchAdvice, *, deal_id: str = "",
     _put(row, "held_out", advice.held_out)
     row["held_out_choices"] = " ".join(advice.held_out_choices)
     for contract in CONTRACTS:
-        option = advice.option(contract)
+        # a contract below a bid heard is not offered: its columns are null
+        option = next((o for o in advice.options if o.option == contract), None)
         for measure in _MEASURES:
-            _put(row, f"{contract}_{measure}", getattr(option, measure))
+            _put(row, f"{contract}_{measure}", None if option is None
+                 else getattr(option, measure))
         _put(row, f"{contract}_petit_au_bout",
-             next(g.gain for g in advice.petit_au_bout if g.contract == contract))
+             next((g.gain for g in advice.petit_au_bout if g.contract == contract), None))
     passing = advice.option(PASS)
     _put(row, f"{PASS}_score", passing.score)
     row[f"{PASS}_detail"] = passing.detail
