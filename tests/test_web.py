@@ -9,27 +9,18 @@ pages' screenshots there (the README's come from ``docs/``).
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from clitools import run
+from webtools import headless_chromium, serving, wait_for, web
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 HAND = ["T21", "T20", "T16", "T15", "T7", "T5", "T2", "T1", "HK", "DK", "DQ", "SK", "S9",
         "S7", "CQ", "C9"]
 SHOTS = os.environ.get("TAROCK_WEB_SCREENSHOTS")
 WAIT = 240  # seconds: a fresh machine compiles the kernels on the first job
 
-web = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
-                         reason="the browser tests need chromium and chromium-driver "
-                                "(apt-get install chromium chromium-driver)")
 
 
 def test_serve_without_the_web_extra_says_what_to_install(capsys, monkeypatch) -> None:
@@ -39,59 +30,20 @@ def test_serve_without_the_web_extra_says_what_to_install(capsys, monkeypatch) -
     assert 'pip install "tarock-solver[web]"' in err and "uvicorn" in err
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
-    pytest.importorskip("starlette", reason="the web extra is not installed")
-    pytest.importorskip("uvicorn", reason="the web extra is not installed")
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "tarock_cli", "serve", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "/advise", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("the server did not start: " + proc.stderr.read().decode())
-    yield base, proc
-    proc.terminate()
-    proc.wait(10)
+    with serving() as (base, proc):
+        yield base, proc
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1200,1000",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(options=opts, service=Service(CHROMEDRIVER))
-    yield driver
-    driver.quit()
+    with headless_chromium(tmp_path_factory.mktemp("chromium")) as driver:
+        yield driver
 
 
 def _wait(driver, condition, timeout: float = WAIT):
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    # the page re-renders its status while a run works: an element found by one poll may
-    # be replaced before its text is read, and the next poll finds the new one
-    return WebDriverWait(driver, timeout, poll_frequency=0.1,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+    return wait_for(driver, condition, timeout)
 
 
 def _text(driver, element_id: str) -> str:

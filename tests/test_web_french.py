@@ -15,22 +15,16 @@ import csv
 import io
 import json
 import re
-import shutil
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from clitools import run as run_cli
 from tarock_cli.web import jobs, pages, worker
+from webtools import headless_chromium, serving, wait_for, web
 
 from tarock_solver.french.advice.rows import ADVICE_COLUMNS
 from tarock_solver.french.review.report import REVIEW_COLUMNS
 
-ROOT = Path(__file__).resolve().parents[1]
 DEMO = "21,19,17,14,11,8,4,EX.K107.KQ5.J2.96"
 #: README's French solve example: an endgame, exact in a second or two.
 DISCARD = "SC S7 S6 S5 D7 D5"
@@ -302,12 +296,6 @@ def test_serve_with_game_french_starts_the_french_app(capsys, monkeypatch) -> No
 # ---------------------------------------------------------------- a running server
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _events(url: str) -> list[tuple[str, dict]]:
     """The server-sent events of ``url`` until its stream ends (keep-alive comments out)."""
     with urllib.request.urlopen(url, timeout=120) as answer:
@@ -323,27 +311,8 @@ def _events(url: str) -> list[tuple[str, dict]]:
 
 @pytest.fixture(scope="module")
 def french_server():
-    pytest.importorskip("starlette", reason="the web extra is not installed")
-    pytest.importorskip("uvicorn", reason="the web extra is not installed")
-    port = _free_port()
-    # `-m cli` from the checkout's root: this checkout's commands and job process, also
-    # where another checkout is the one installed as tarock_cli
-    proc = subprocess.Popen([sys.executable, "-m", "cli", "--game", "french", "serve",
-                             "--port", str(port)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(150):
-        try:
-            urllib.request.urlopen(base + "/advise", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("the server did not start: " + proc.stderr.read().decode())
-    yield base
-    proc.terminate()
-    proc.wait(10)
+    with serving("--game", "french") as (base, _proc):
+        yield base
 
 
 def test_a_running_server_names_bad_input_next_to_its_field(french_server) -> None:
@@ -362,35 +331,16 @@ def test_a_running_server_names_bad_input_next_to_its_field(french_server) -> No
 
 # ---------------------------------------------------------------- in a browser
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-web = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
-                         reason="the browser tests need chromium and chromium-driver "
-                                "(apt-get install chromium chromium-driver)")
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--window-size=1200,1000",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(options=opts, service=Service(CHROMEDRIVER))
-    yield driver
-    driver.quit()
+    with headless_chromium(tmp_path_factory.mktemp("chromium")) as driver:
+        yield driver
 
 
 def _wait(driver, condition, timeout: float = 240):
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout, poll_frequency=0.1,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+    return wait_for(driver, condition, timeout)
 
 
 @web

@@ -6,7 +6,9 @@ drawn at random), a Petite or a Garde with a quick discard (his shortest suits' 
 cards first).  In turn from seat 1 each bids his best-valued contract above the bid so
 far when it is worth more than 0 to him, else passes; if all pass the deal is dealt
 again (0).  The winner then plays the contract on the world as it is, with the same
-quick discard.
+quick discard.  Every speaker of every world is valued in one batch
+(:func:`seat_values`); :func:`auctions` runs the bidding after the player's pass, and
+:func:`calls_agree` tells which worlds agree with the calls heard before his turn.
 """
 
 from __future__ import annotations
