@@ -64,6 +64,7 @@ def test_rows_are_plain_means_over_the_worlds(advice) -> None:
         assert got.gain.se == pytest.approx(bonus.std(ddof=1) / math.sqrt(WORLDS))
         assert row.score.mean == pytest.approx(score.mean())
         assert row.score.se == pytest.approx(score.std(ddof=1) / math.sqrt(WORLDS))
+        assert advice.values[contract.value] == pytest.approx(score)  # world by world
         assert row.points.mean == pytest.approx(((a.points + pts) / 2).mean())
         assert row.margin.mean == pytest.approx((margin / 2).mean())
         assert row.p_make.mean == pytest.approx(made_probability(margin, MARGIN_SD).mean())

@@ -128,6 +128,9 @@ class FrenchAdvice:
     petit_au_bout: tuple[PetitAuBout, ...]  # per contract
     seconds: float
     drawn: int = 0  # worlds drawn to find those that agree with the calls (0: no calls)
+    # per option, the player's marque on each world, in the worlds' order (the rows'
+    # means; for paired comparisons on the same worlds; not in the JSON)
+    values: dict[str, np.ndarray] = field(default_factory=dict)
 
     def option(self, name: str) -> FrenchOption:
         return next(o for o in self.options if o.option == name)
@@ -349,7 +352,7 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
                      for d, n in counts.most_common(3))
     return FrenchAdvice(req, tuple(rows), best, runner, diff, close, held, tuple(choices),
                         discards, tuple(poignees), shown, chelem, tuple(pabs),
-                        time.perf_counter() - start, drawn)
+                        time.perf_counter() - start, drawn, per)
 
 
 def _chelem_start(world: FrenchWorld, taker: int, contract: Contract, discard: int | None
