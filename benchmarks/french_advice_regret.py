@@ -22,13 +22,11 @@ exact solver: ``french_solver_scaling.py``).
 from __future__ import annotations
 
 import argparse
-import json
-import multiprocessing as mp
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
+from runs import pooled, write_results
 
 from tarock_solver.bench.french_advise import make_french_advise_hands
 from tarock_solver.french.advice import FrenchAdviceRequest, advise_french
@@ -88,19 +86,10 @@ def main() -> int:
     args = ap.parse_args()
     hands = make_french_advise_hands(args.hands, args.deal_seed)
     todo = [(rec, args.worlds, args.factor) for rec in hands]
-    rows = []
-    t0 = time.perf_counter()
-    with mp.get_context("spawn").Pool(args.jobs) as pool:
-        for row in pool.imap(_hand_row, todo):
-            rows.append(row)
-            print(f"[{time.perf_counter() - t0:.0f}s] {row['id']}: default {row['default']}"
-                  f"{'*' if row['default_close'] else ''}, reference {row['reference']}, "
-                  f"regret {row['regret']:.1f} ± {row['regret_se']:.1f}", file=sys.stderr,
-                  flush=True)
-    cfg = {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items() if k != "out"}
-    doc = {"config": cfg, "summary": _summary(rows), "rows": rows}
-    args.out.write_text(json.dumps(doc, indent=1))
-    print(json.dumps(doc["summary"], indent=1))
+    rows = pooled(_hand_row, todo, args.jobs, lambda row: (
+        f"{row['id']}: default {row['default']}{'*' if row['default_close'] else ''}, "
+        f"reference {row['reference']}, regret {row['regret']:.1f} ± {row['regret_se']:.1f}"))
+    write_results(args, _summary(rows), rows)
     return 0
 
 

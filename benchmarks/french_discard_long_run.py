@@ -19,12 +19,12 @@ many.  The evaluator's own error is not in it (a whole deal is beyond the exact 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from runs import write_results
 
 from tarock_solver.french.advice.adviser import MARGIN_SD
 from tarock_solver.french.advice.discard import (
@@ -127,10 +127,7 @@ def main() -> int:
               f"regret {r['regret_advise'][0]:.2f} ± {r['regret_advise'][1]:.2f} (advise), "
               f"{r['regret_advise_chien'][0]:.2f} ± {r['regret_advise_chien'][1]:.2f} "
               "(--chien)", file=sys.stderr, flush=True)
-    cfg = {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items() if k != "out"}
-    doc = {"config": cfg, "summary": _summary(rows), "rows": rows}
-    args.out.write_text(json.dumps(doc, indent=1))
-    print(json.dumps(doc["summary"], indent=1))
+    write_results(args, _summary(rows), rows)
     return 0
 
 

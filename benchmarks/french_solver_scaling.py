@@ -16,13 +16,10 @@ the measured node rate.
 from __future__ import annotations
 
 import argparse
-import json
-import multiprocessing as mp
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
+from runs import pooled, write_results
 
 from tarock_solver.french.estimate.model import load_french_evaluator, position_arrays
 from tarock_solver.french.solver import FrenchSearch, margin_table
@@ -103,19 +100,10 @@ def main() -> int:
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     todo = [(args.seed, t, i, args.nodes) for t in args.levels for i in range(args.count)]
-    rows = []
-    t0 = time.perf_counter()
-    with mp.get_context("spawn").Pool(args.jobs) as pool:
-        for row in pool.imap(_solve, todo):
-            rows.append(row)
-            print(f"[{time.perf_counter() - t0:.0f}s] level {row['level']} #{row['index']}: "
-                  f"margin {row['margin']} in {row['nodes']:,} nodes, made {row['made']} in "
-                  f"{row['made_nodes']:,}", file=sys.stderr, flush=True)
-    doc = {"config": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
-           "sampler_version": SAMPLER_VERSION, "summary": summarise(rows, args.nodes),
-           "rows": rows}
-    args.out.write_text(json.dumps(doc, indent=1))
-    print(json.dumps(doc["summary"], indent=1))
+    rows = pooled(_solve, todo, args.jobs, lambda row: (
+        f"level {row['level']} #{row['index']}: margin {row['margin']} in {row['nodes']:,} "
+        f"nodes, made {row['made']} in {row['made_nodes']:,}"))
+    write_results(args, summarise(rows, args.nodes), rows, sampler_version=SAMPLER_VERSION)
     return 0
 
 
