@@ -84,6 +84,7 @@ def test_no_calls_and_all_passes_heard_differ_only_in_the_worlds(model) -> None:
     ((None,), 2, "seat 3 hears 2 calls"),
     ((Contract.GARDE, Contract.PETITE), 2, "Petite is not above the Garde"),
     ((None,), 0, "seat 1 speaks first"),
+    ((), 1, r"seat 2 hears 1 call \(seat 1's\) before its own, not 0"),
 ])
 def test_bad_calls_are_named(calls, seat, message) -> None:
     with pytest.raises(RulesError, match=message):

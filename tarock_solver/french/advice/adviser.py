@@ -194,9 +194,10 @@ def _check(req: FrenchAdviceRequest) -> None:
         raise RulesError(f"{req.worlds} worlds: at least 8 are needed for a standard error")
     if req.calls is not None:
         if len(req.calls) != req.seat:
+            before = "seat 1's" if req.seat == 1 else f"seats 1 to {req.seat}"
             raise RulesError(
                 f"seat {req.seat + 1} hears {req.seat} call{'s' if req.seat != 1 else ''} "
-                f"(seats 1 to {req.seat}) before its own, not {len(req.calls)}"
+                f"({before}) before its own, not {len(req.calls)}"
                 if req.seat else f"seat 1 speaks first: it hears no calls, not {len(req.calls)}")
         bid = -1
         for s, call in enumerate(req.calls):
