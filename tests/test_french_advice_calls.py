@@ -38,9 +38,10 @@ def _request(calls, worlds: int = 16, seat: int = 2) -> FrenchAdviceRequest:
 
 def test_the_worlds_are_the_first_that_agree(model) -> None:
     req = _request(GARDE_PASS)
-    indices, drawn = _world_indices(req, model, MARGIN_SD)
+    indices, worlds, drawn = _world_indices(req, model, MARGIN_SD)
     assert len(indices) == 16 and drawn == indices[-1] + 1
     cand = [sample_world(req.hand, 2, 3, j) for j in range(drawn)]
+    assert worlds == [cand[j] for j in indices]
     ok = calls_agree(model, cand, list(range(drawn)), GARDE_PASS, RULES, 3, MARGIN_SD,
                      req.policy)
     assert np.flatnonzero(ok).tolist() == indices

@@ -46,7 +46,7 @@ from .announcements import (
     poignee_level,
 )
 from .discard import DiscardSettings, choose_discard
-from .policy import CONTRACTS, PolicySettings, auctions, calls_agree
+from .policy import CONTRACTS, PolicySettings, auctions, calls_agree, last_bid
 from .value import expected_value, made_probability, petit_au_bout_value
 from .worlds import FrenchWorld, sample_world
 
@@ -81,11 +81,6 @@ class FrenchAdviceRequest:
     # known: the contract rows then assume the bid is the player's to make
     calls: tuple[Contract | None, ...] | None = None
 
-    @property
-    def highest_call(self) -> int:
-        """The highest contract heard, as an index of CONTRACTS (-1 none)."""
-        bids = [CONTRACTS.index(c) for c in self.calls or () if c is not None]
-        return max(bids, default=-1)
 
 
 @dataclass(frozen=True)
@@ -218,20 +213,25 @@ CALLS_CHUNK = 512
 
 
 def _world_indices(req: FrenchAdviceRequest, model: FrenchEvaluator, sd: float
-                   ) -> tuple[list[int], int]:
-    """The indices of the worlds to average over, and how many were drawn: the first
-    ``req.worlds`` of the seed's stream that agree with the calls heard (the earlier seats
-    bidding by the policy, :func:`~.policy.calls_agree`); all of them without calls."""
+                   ) -> tuple[list[int], list[FrenchWorld], int]:
+    """The indices of the worlds to average over, the worlds, and how many were drawn:
+    the first ``req.worlds`` of the seed's stream that agree with the calls heard (the
+    earlier seats bidding by the policy, :func:`~.policy.calls_agree`); all of them
+    without calls."""
     if not req.calls:
-        return list(range(req.worlds)), 0
+        return (list(range(req.worlds)),
+                [sample_world(req.hand, req.seat, req.seed, j, req.chien)
+                 for j in range(req.worlds)], 0)
     cap = max(CALLS_DRAWS, req.worlds)
     found: list[int] = []
+    kept: list[FrenchWorld] = []
     drawn = 0
     while len(found) < req.worlds and drawn < cap:
         chunk = list(range(drawn, min(drawn + CALLS_CHUNK, cap)))
         cand = [sample_world(req.hand, req.seat, req.seed, j, req.chien) for j in chunk]
         ok = calls_agree(model, cand, chunk, req.calls, req.rules, req.seed, sd, req.policy)
         found += [j for j, agree in zip(chunk, ok, strict=True) if agree]
+        kept += [w for w, agree in zip(cand, ok, strict=True) if agree]
         drawn = chunk[-1] + 1
         # hopeless at the rate so far (judged once a few chunks are in): stop early
         if drawn >= 4 * CALLS_CHUNK and len(found) * cap < drawn * req.worlds / 2:
@@ -246,7 +246,7 @@ def _world_indices(req: FrenchAdviceRequest, model: FrenchEvaluator, sd: float
             f"({heard}): the others, bidding by the adviser's policy (which takes on about "
             f"one hand in 25), would hardly make them with these cards out; {hint}")
     last = found[req.worlds - 1]
-    return found[:req.worlds], last + 1
+    return found[:req.worlds], kept[:req.worlds], last + 1
 
 
 def _mean(values: np.ndarray) -> Estimate:
@@ -273,11 +273,10 @@ def advise_french(req: FrenchAdviceRequest, *, model: FrenchEvaluator | None = N
     model = model or load_french_evaluator()
     sd = MARGIN_SD
     report = progress or (lambda what, share: None)
-    indices, drawn = _world_indices(req, model, sd)
-    worlds = [sample_world(req.hand, req.seat, req.seed, j, req.chien) for j in indices]
+    indices, worlds, drawn = _world_indices(req, model, sd)
     seat = req.seat
     # after a bid heard only the contracts above it are the player's to bid
-    allowed = CONTRACTS[req.highest_call + 1:]
+    allowed = CONTRACTS[last_bid(req.calls)[0] + 1:]
     # the taker's discard on his hand and the chien, one choice for the Petite and the Garde
     if not any(c.exchanges for c in allowed):  # no contract with a discard left to bid
         chosen = []

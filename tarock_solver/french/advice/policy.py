@@ -21,27 +21,26 @@ import numpy as np
 from ...advise.sampling import rng_for
 from ..cards import (
     ALL_CARDS,
-    EXCUSE,
+    CHIEN_SIZE,
     HALF_POINTS,
     HAND_SIZE,
-    KING_MASK,
     N_CARDS,
     OUDLER_MASK,
-    SUIT_SIZE,
-    SUIT_START,
+    TRUMP_GROUP,
     cards_of,
     half_points,
     oudlers_in,
     split,
+    suit_of,
 )
-from ..chien import opening, opening_key, quick_discard
+from ..chien import discard_pool, opening, opening_key, quick_discard
 from ..estimate.model import FrenchEvaluator, PositionArrays, opening_arrays
 from ..rules import Contract, FrenchRules
 from .value import contract_value
 from .worlds import STREAM_POLICY, FrenchWorld
 
 __all__ = ["CONTRACTS", "PolicySettings", "auctions", "calls_agree", "inner_deals",
-           "seat_values"]
+           "last_bid", "seat_values"]
 
 CONTRACTS = (Contract.PETITE, Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE)
 #: The contracts' distinct openings: the Petite and the Garde share theirs (their scores
@@ -49,20 +48,19 @@ CONTRACTS = (Contract.PETITE, Contract.GARDE, Contract.GARDE_SANS, Contract.GARD
 _KEYS = tuple(dict.fromkeys(opening_key(c) for c in CONTRACTS))
 _KEY_OF = tuple(_KEYS.index(opening_key(c)) for c in CONTRACTS)
 
-#: Per card index: its bit in the kernels' trump word and in their suit word
+#: Per card index, from the one definition of each: its two kernel words
 #: (:func:`~tarock_solver.french.cards.split`), its half points, whether it is an oudler,
-#: its suit (4 for a trump or the Excuse), and whether a discard may always hold it.
-_LO_BIT = np.array([1 << c if c <= EXCUSE else 0 for c in range(N_CARDS)], np.int64)
-_HI_BIT = np.array([0 if c <= EXCUSE else 1 << (16 * ((c - SUIT_START[0]) // SUIT_SIZE)
-                                               + (c - SUIT_START[0]) % SUIT_SIZE)
-                    for c in range(N_CARDS)], np.int64)
+#: its suit (:data:`TRUMP_GROUP` for a trump or the Excuse) and whether a discard may
+#: always hold it (:func:`~tarock_solver.french.chien.discard_pool`).
+_WORDS = np.array([split(1 << c) for c in range(N_CARDS)], np.int64)
+_LO_BIT, _HI_BIT = _WORDS[:, 0].copy(), _WORDS[:, 1].copy()
 _HALF = np.array(HALF_POINTS, np.int64)
 _OUDLER = np.array([OUDLER_MASK >> c & 1 for c in range(N_CARDS)], np.int64)
-_SUIT = np.array([4 if c <= EXCUSE else (c - SUIT_START[0]) // SUIT_SIZE
-                  for c in range(N_CARDS)], np.int64)
-_FREE = np.array([c > EXCUSE and not KING_MASK >> c & 1 for c in range(N_CARDS)])
+_SUIT = np.array([suit_of(c) if suit_of(c) >= 0 else TRUMP_GROUP for c in range(N_CARDS)],
+                 np.int64)
+_FREE = np.array([discard_pool(1 << c)[0] != 0 for c in range(N_CARDS)])
 _HAND = HAND_SIZE[4]
-_CHIEN_SIZE = 6
+_CHIEN_SIZE = CHIEN_SIZE[4]
 
 
 @dataclass(frozen=True)
@@ -107,7 +105,7 @@ def _quick_discards(full: np.ndarray
     cards, by array sorting; a row with fewer than six free cards (trumps forced) by the
     function itself."""
     suit = _SUIT[full]
-    length = np.stack([(suit == s).sum(axis=1) for s in range(5)], axis=1)
+    length = np.stack([(suit == s).sum(axis=1) for s in range(TRUMP_GROUP + 1)], axis=1)
     free = _FREE[full]
     key = np.where(free, np.take_along_axis(length, suit, axis=1) * 10_000
                    + _HALF[full] * 100 + full, 1 << 30)
@@ -184,6 +182,16 @@ def seat_values(model: FrenchEvaluator, hands: Sequence[int], seats: Sequence[in
                      for k, con in zip(_KEY_OF, CONTRACTS, strict=True)], axis=1)
 
 
+def last_bid(heard: Sequence[Contract | None] | None) -> tuple[int, int]:
+    """The highest bid among the calls ``heard`` (each above the one before it), as an
+    index of :data:`CONTRACTS`, and the seat that made it: (-1, -1) when none was."""
+    bid, seat = -1, -1
+    for s, call in enumerate(heard or ()):
+        if call is not None:
+            bid, seat = CONTRACTS.index(call), s
+    return bid, seat
+
+
 def _call(values: np.ndarray, bid: int) -> int:
     """The policy's call: the best contract above ``bid`` (an index of
     :data:`CONTRACTS`, -1 none) if it is worth more than 0, else -1 (pass)."""
@@ -236,10 +244,7 @@ def auctions(model: FrenchEvaluator, worlds: Sequence[FrenchWorld], indices: Seq
                          seats * len(worlds), seed,
                          [(j, s) for j in indices for s in seats], rules, sd,
                          settings).reshape(len(worlds), len(seats), len(CONTRACTS))
-    first_bid, first_taker = -1, -1
-    for s, call in enumerate(heard or ()):
-        if call is not None:
-            first_bid, first_taker = CONTRACTS.index(call), s
+    first_bid, first_taker = last_bid(heard)
     takers = np.full(len(worlds), first_taker, np.int64)
     contracts: list[Contract | None] = [None] * len(worlds)
     for i in range(len(worlds)):

@@ -29,6 +29,7 @@ __all__ = ["contract_value", "expected_value", "made_probability", "petit_au_bou
 #: room; beyond it a margin is clipped.
 _REACH = 200
 _STEP = 0.125
+_GRID = np.arange(-_REACH, _REACH + _STEP / 2, _STEP)
 
 
 def score_at(margin: np.ndarray, multiplier: int = 1) -> np.ndarray:
@@ -41,17 +42,16 @@ def score_at(margin: np.ndarray, multiplier: int = 1) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def _unit_table(sd: float) -> np.ndarray:
-    """E[score_at(round(m + sd Z))] at multiplier 1 for m on the grid ``±_REACH`` by
-    ``_STEP`` (a smooth function of m: the normal's convolution of a step function)."""
-    grid = np.arange(-_REACH, _REACH + _STEP / 2, _STEP)
+    """E[score_at(round(m + sd Z))] at multiplier 1 for m on :data:`_GRID` (a smooth
+    function of m: the normal's convolution of a step function)."""
     span = _REACH + int(math.ceil(9 * sd)) + 1
     k = np.arange(-span, span + 1)
     v = score_at(k)
     # summation by parts: E = v(top) - Σ_k (v(k+1) - v(k)) P(X < k + 0.5)
     dv = np.diff(v)
-    out = np.empty(len(grid))
-    for i in range(0, len(grid), 256):
-        g = grid[i:i + 256, None]
+    out = np.empty(len(_GRID))
+    for i in range(0, len(_GRID), 256):
+        g = _GRID[i:i + 256, None]
         out[i:i + 256] = v[-1] - normal_cdf((k[:-1] + 0.5 - g) / sd) @ dv
     return out
 
@@ -60,8 +60,7 @@ def expected_value(margin: np.ndarray, sd: float, multiplier: int) -> np.ndarray
     """Per world, the contract's expected value per defender when the exact margin is
     round(margin + sd Z), Z standard normal (margins in half points)."""
     m = np.clip(np.asarray(margin, np.float64), -_REACH, _REACH)
-    grid = np.arange(-_REACH, _REACH + _STEP / 2, _STEP)
-    return np.interp(m, grid, _unit_table(float(sd))) * multiplier
+    return np.interp(m, _GRID, _unit_table(float(sd))) * multiplier
 
 
 def petit_au_bout_value(pab: np.ndarray, factor: int) -> np.ndarray:
