@@ -101,6 +101,12 @@ def _lines(rows: list[FrenchRow], ascii_only: bool) -> list[str]:
     return [plain(line, ascii_only) for line in table(body, header)]
 
 
+def card_list(text: str, where: str) -> list[int]:
+    """The cards of a list given as text (spaces, commas or semicolons between them), in
+    order; the error names ``where`` and every bad token."""
+    return parse_cards(re.split(r"[\s,;]+", text.strip()), where=where)
+
+
 @dataclass(frozen=True)
 class FrenchTable:
     """A solved table: its rules and deal, the cards played before the rows (in order),
@@ -134,10 +140,8 @@ def solve_rows(deal: FrenchDeal, rules: FrenchRules, *, takers: Sequence[str] = 
     if discard is not None:
         if len(seats) != 1 or any(not c.exchanges for c in chosen):
             raise RulesError("--discard needs one --taker and the contracts petite or garde.")
-        given = sum(1 << c for c in parse_cards(re.split(r"[\s,;]+", discard.strip()),
-                                                where="--discard"))
-    played = ([] if play is None
-              else parse_cards(re.split(r"[\s,;]+", play.strip()), where="--play"))
+        given = sum(1 << c for c in card_list(discard, "--discard"))
+    played = [] if play is None else card_list(play, "--play")
     # Before any long work: the record of play is legal for every row asked for.
     if played:
         if given is None and any(c.exchanges for c in chosen):

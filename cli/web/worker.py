@@ -233,11 +233,16 @@ def run_french_deal(args: dict[str, Any], send: Emit) -> dict[str, Any]:
     table mode's rows as CSV."""
     from tarock_solver.analysis.results import frame_to_csv
     from tarock_solver.batch.french_adapter import rows_frame
-    from tarock_solver.french.notation import parse_cards
     from tarock_solver.french.rules import Contract
     from tarock_solver.solver import Budget
 
-    from ..commands._french_solve import json_document, read_deal, solve_rows, table_lines
+    from ..commands._french_solve import (
+        card_list,
+        json_document,
+        read_deal,
+        solve_rows,
+        table_lines,
+    )
 
     rules = _french_rules(args["rules"])
     with field("deal"):
@@ -245,7 +250,7 @@ def run_french_deal(args: dict[str, Any], send: Emit) -> dict[str, Any]:
     for name in ("discard", "play"):
         if args[name]:
             with field(name):
-                parse_cards(re.split(r"[\s,;]+", args[name].strip()), where=f"the {name}")
+                card_list(args[name], f"the {name}")
     try:
         solved = solve_rows(deal, rules, takers=args["takers"], contracts=args["contracts"],
                             discard=args["discard"], play=args["play"], cards=args["cards"],
